@@ -1,0 +1,20 @@
+# Warning flags shared by every target; warnings are errors in CI builds (ERKIT_WERROR).
+option(ERKIT_WERROR "Treat warnings as errors" OFF)
+set(ERKIT_WARNINGS -Wall -Wextra -Wshadow=local -Wno-missing-field-initializers)
+if(ERKIT_WERROR)
+  list(APPEND ERKIT_WARNINGS -Werror)
+endif()
+
+# erkit_host_target(<target>): flags for code that runs in the analysis tools.
+function(erkit_host_target tgt)
+  target_compile_options(${tgt} PRIVATE ${ERKIT_WARNINGS} ${ERKIT_HOST_SANITIZE_FLAGS})
+  target_link_options(${tgt} PRIVATE ${ERKIT_HOST_SANITIZE_FLAGS})
+endfunction()
+
+# erkit_target_code(<target>): flags for code that runs inside the profiled process:
+# no exceptions, no RTTI, no libstdc++ runtime, no thread-safe statics (they need __cxa_guard).
+function(erkit_target_code tgt)
+  target_compile_options(${tgt} PRIVATE ${ERKIT_WARNINGS}
+    -fno-exceptions -fno-rtti -fno-threadsafe-statics
+    -fvisibility=hidden -fno-stack-protector -ftls-model=initial-exec -O2)
+endfunction()

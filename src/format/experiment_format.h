@@ -1,0 +1,220 @@
+// The erkit experiment format, version 1: the one definition shared by the collector (writer)
+// and the reader. Freestanding: only <stdint.h>/<stddef.h>, no libstdc++, so the collector can
+// include it. Documented for users in docs/experiment-format.md; change both together and bump
+// kFormatVersion on any incompatible change.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+namespace erkit::format {
+
+inline constexpr uint32_t kFormatVersion = 1;
+
+// ---- Files inside an experiment directory ------------------------------------------------
+inline constexpr const char* kLogFile = "log";          // text: run log (settings, events, end)
+inline constexpr const char* kMapFile = "map";          // text: load-object map (load/unload)
+inline constexpr const char* kNotesFile = "notes";      // text: -C comments
+inline constexpr const char* kArchivesDir = "archives"; // load-object identities and copies
+
+// Binary data files, one per data kind. Index = DataKind.
+enum class DataKind : uint32_t {
+  kStacks = 0,    // "stacks": call stacks, each stored once, referenced by id
+  kProfile = 1,   // "profile": clock-profiling samples
+  kOverview = 2,  // "overview": periodic / signal / API samples of process-wide usage
+  kHeap = 3,      // "heaptrace"
+  kSync = 4,      // "synctrace"
+  kIo = 5,        // "iotrace"
+  kHwc = 6,       // "hwcounters"
+  kCount = 7,
+};
+inline constexpr const char* kDataFileNames[] = {"stacks",    "profile",   "overview",  "heaptrace",
+                                                 "synctrace", "iotrace",   "hwcounters"};
+static_assert(sizeof(kDataFileNames) / sizeof(kDataFileNames[0]) == size_t(DataKind::kCount));
+
+// ---- Binary data file layout ----------------------------------------------------------------
+// [FileHeader, kHeaderSize bytes][block 0][block 1]...
+// Each block is kBlockSize bytes, owned by one writer thread at a time, and holds a sequence of
+// 8-byte-aligned records. A record starts with a 32-bit RecordHeader word. A zero word ends the
+// block (the rest is unwritten). Writers store the word with kIncompleteBit first, fill the body,
+// then store the final word with release order, so a reader (even of a killed target's files)
+// sees each record either complete or marked incomplete, and can always skip it by its size.
+inline constexpr char kFileMagic[8] = {'E', 'R', 'K', 'I', 'T', 'D', 'A', 'T'};
+inline constexpr uint32_t kHeaderSize = 4096;
+inline constexpr uint32_t kBlockSize = 64 * 1024;
+inline constexpr uint32_t kEndianCheck = 0x01020304;
+
+struct FileHeader {
+  char magic[8];            // kFileMagic
+  uint32_t format_version;  // kFormatVersion
+  uint32_t header_size;     // kHeaderSize
+  uint32_t block_size;      // kBlockSize
+  uint32_t data_kind;       // DataKind
+  uint32_t endian_check;    // kEndianCheck in the writer's byte order
+  uint32_t reserved0;
+  uint64_t created_ns;      // CLOCK_MONOTONIC at creation
+  // Self-description: NUL-terminated text, one line per record kind:
+  //   "<kind-id> <name> <size-or-0-if-variable> <field>:<type>@<offset> ..."
+  char descriptor[kHeaderSize - 40];
+};
+static_assert(sizeof(FileHeader) == kHeaderSize);
+
+inline constexpr uint32_t kIncompleteBit = 0x80000000u;
+inline constexpr uint32_t kRecordSizeMask = 0x0000ffffu;  // total record bytes, multiple of 8
+inline constexpr uint32_t kRecordKindShift = 16;
+inline constexpr uint32_t kRecordKindMask = 0x7fffu;
+
+inline constexpr uint32_t make_record_word(uint32_t kind, uint32_t size) {
+  return (kind << kRecordKindShift) | (size & kRecordSizeMask);
+}
+inline constexpr uint32_t record_size(uint32_t word) { return word & kRecordSizeMask; }
+inline constexpr uint32_t record_kind(uint32_t word) {
+  return (word >> kRecordKindShift) & kRecordKindMask;
+}
+inline constexpr bool record_complete(uint32_t word) { return (word & kIncompleteBit) == 0; }
+inline constexpr uint32_t align8(uint32_t n) { return (n + 7u) & ~7u; }
+
+// Record kinds (unique across all files, so a record is recognisable on its own).
+enum RecordKind : uint32_t {
+  kRecStack = 1,
+  kRecClockSample = 2,
+  kRecOverviewSample = 3,
+  kRecHeapEvent = 4,
+  kRecSyncEvent = 5,
+  kRecIoEvent = 6,
+  kRecHwcEvent = 7,
+};
+
+// ---- Call stacks --------------------------------------------------------------------------
+// Stack ids are 64-bit hashes of the PC list; a stack may be written more than once (the reader
+// keeps the first). PCs are absolute addresses; the map file relates them to load objects.
+inline constexpr uint32_t kMaxStackFrames = 250;  // deeper stacks end with kTruncatedMarkerPc
+inline constexpr uint64_t kTruncatedMarkerPc = 1;  // pseudo-PC: the stack was cut at the limit
+inline constexpr uint64_t kUnwindFailedPc = 2;     // pseudo-PC: the unwinder stopped early
+inline constexpr uint64_t kNoStackId = 0;
+
+struct StackRecord {
+  uint32_t word;     // make_record_word(kRecStack, size)
+  uint32_t nframes;  // number of pcs that follow
+  uint64_t id;
+  uint64_t pcs[];    // leaf first
+};
+static_assert(sizeof(StackRecord) == 16);
+
+// ---- Clock profiling ----------------------------------------------------------------------
+// Linux approximation of the Solaris microstates (seed-spec table 7-2). Each clock sample says
+// how many nanoseconds of each state it stands for since the thread's previous sample.
+enum Microstate : uint32_t {
+  kMsUser = 0,       // user          User CPU Time
+  kMsSystem = 1,     // system        System CPU Time
+  kMsWaitCpu = 2,    // wait          Wait CPU Time (runnable, not running)
+  kMsUserLock = 3,   // lock          User Lock Time
+  kMsTextFault = 4,  // text          Text Page Fault Time
+  kMsDataFault = 5,  // data          Data Page Fault Time
+  kMsOtherWait = 6,  // owait         Other Wait Time
+  kMsCount = 7,
+};
+
+struct ClockSampleRecord {
+  uint32_t word;       // make_record_word(kRecClockSample, sizeof)
+  uint32_t tid;        // kernel thread id (LWP)
+  uint64_t tstamp_ns;  // CLOCK_MONOTONIC, nanoseconds since experiment start
+  uint64_t stack_id;
+  int32_t cpu;         // sched_getcpu() or -1
+  uint32_t flags;      // kClockFlag*
+  uint64_t ns[kMsCount];
+};
+static_assert(sizeof(ClockSampleRecord) == 88);
+inline constexpr uint32_t kClockFlagMainThread = 1u;  // the process's initial thread (wall time)
+inline constexpr uint32_t kClockFlagBlockedSample = 2u;  // sampled while blocked, not by its CPU timer
+
+// ---- Periodic samples (overview) -----------------------------------------------------------
+enum SampleReason : uint32_t {
+  kSampleStart = 0,
+  kSampleEnd = 1,
+  kSamplePeriodic = 2,
+  kSampleSignal = 3,   // -l signal
+  kSampleApi = 4,      // collector_sample(name)
+  kSamplePause = 5,
+  kSampleResume = 6,
+  kSampleFork = 7,
+  kSampleExec = 8,
+};
+
+struct OverviewSampleRecord {
+  uint32_t word;
+  uint32_t reason;      // SampleReason
+  uint64_t tstamp_ns;
+  uint32_t number;      // 1-based sample number
+  uint32_t nthreads;
+  int64_t utime_ns, stime_ns;              // getrusage(RUSAGE_SELF)
+  int64_t minflt, majflt, nvcsw, nivcsw;   // getrusage
+  int64_t inblock, oublock;
+  int64_t maxrss_kb, rss_kb;               // getrusage / /proc/self/statm
+  int64_t read_bytes, write_bytes;         // /proc/self/io (-1 when unreadable)
+  char label[64];                          // collector_sample(name) or signal name
+};
+
+// ---- Heap, sync, I/O traces (fields fixed now so the reader can be written once) ----------
+enum HeapOp : uint32_t { kHeapMalloc = 1, kHeapFree, kHeapRealloc, kHeapMmap, kHeapMunmap };
+struct HeapEventRecord {
+  uint32_t word;
+  uint32_t tid;
+  uint64_t tstamp_ns;
+  uint64_t stack_id;
+  uint32_t op;         // HeapOp
+  uint32_t reserved;
+  uint64_t size;       // bytes allocated (0 for free)
+  uint64_t address;    // result address, or the freed address
+  uint64_t old_address;  // realloc: the previous block
+};
+
+enum SyncOp : uint32_t {
+  kSyncMutex = 1, kSyncCondWait, kSyncRwlockRead, kSyncRwlockWrite, kSyncSpin,
+  kSyncBarrier, kSyncJoin, kSyncSemWait,
+};
+struct SyncEventRecord {
+  uint32_t word;
+  uint32_t tid;
+  uint64_t tstamp_ns;   // when the wait ended (grant time)
+  uint64_t stack_id;
+  uint32_t op;          // SyncOp
+  uint32_t reserved;
+  uint64_t wait_ns;
+  uint64_t object;      // the lock / condition / thread address
+};
+
+enum IoOp : uint32_t {
+  kIoOpen = 1, kIoClose, kIoRead, kIoWrite, kIoSeek, kIoSync, kIoDup, kIoPipe, kIoOther,
+};
+struct IoEventRecord {
+  uint32_t word;
+  uint32_t tid;
+  uint64_t tstamp_ns;
+  uint64_t stack_id;
+  uint32_t op;          // IoOp
+  int32_t fd;
+  uint64_t duration_ns;
+  int64_t bytes;        // bytes transferred, or -1 on error
+  uint32_t file_id;     // index into the log's "file" events (path of the fd), 0 = unknown
+  uint32_t reserved;
+};
+
+}  // namespace erkit::format
+
+// ---- Text files -----------------------------------------------------------------------------
+// "log" and "map" are line-oriented text so they can be appended atomically (O_APPEND, one
+// write per line) by collect and by every process of the target, and read while being written.
+//   line 1: "<kLogMagic> <format-version>"          e.g. "erkit-experiment-log 1"
+//   then:   "<tstamp_ns> <event> key=value key="quoted value" ..."
+// tstamp_ns is CLOCK_MONOTONIC minus the experiment's start (0 for collect's own lines).
+// Quoted values escape backslash, double quote and newline as \\ \" \n. Unknown events and keys
+// are ignored by readers of the same major version. A line without a trailing newline is
+// incomplete (the writer was killed) and ignored.
+namespace erkit::format {
+inline constexpr const char* kLogMagic = "erkit-experiment-log";
+inline constexpr const char* kMapMagic = "erkit-experiment-map";
+// Log events: "collect" (collect's command line and settings), "setting", "start" (process
+// identity), "thread_start", "thread_end", "warning", "pause", "resume", "exit" (collector saw the
+// process exit), "end" (collect saw how the target ended), "descendant", "file" (I/O trace paths).
+// Map events: "load" path=... bias=0x... lo=0x... hi=0x... buildid=hex, "unload" bias=0x... path=...
+}  // namespace erkit::format
