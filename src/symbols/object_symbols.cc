@@ -1,0 +1,292 @@
+// ObjectSymbols: opens one load object with libdwfl (which also finds separate debug
+// info by build-id, .gnu_debuglink, and debuginfod when DEBUGINFOD_URLS is set) and
+// answers address queries from the symbol table and the lazily built DWARF index.
+#include <elfutils/libdwfl.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "symbols/dwarf_index.h"
+#include "symbols/internal.h"
+#include "symbols/symtab.h"
+
+namespace erkit::symbols {
+
+class ObjectIndex {
+ public:
+  ~ObjectIndex() {
+    dwarf.reset();
+    if (dwfl) dwfl_end(dwfl);
+  }
+
+  // Demangled forms of a raw name; demangling is costly (µs), so each name is done once.
+  Names names_of(const std::string& raw, bool plt) const {
+    std::lock_guard<std::mutex> lock(names_mu);
+    auto it = names_cache.find(raw);
+    if (it == names_cache.end()) it = names_cache.emplace(raw, demangle(raw)).first;
+    Names n = it->second;
+    if (plt) {
+      n.long_name += "@plt";
+      n.short_name += "@plt";
+      n.original_long.clear();
+    }
+    return n;
+  }
+
+  Frame make_frame(const std::string& raw, bool plt) const {
+    Names n = names_of(raw, plt);
+    Frame f;
+    f.name = std::move(n.long_name);
+    f.short_name = std::move(n.short_name);
+    f.original = std::move(n.original_long);
+    f.mangled = plt ? raw + "@plt" : raw;
+    return f;
+  }
+
+  void build_functions() const;
+  std::string source_file_of(uint64_t vaddr) const;
+
+  std::string path, build_id, debug_file;
+  Dwfl* dwfl = nullptr;
+  SymbolTable symtab;
+  std::unique_ptr<DwarfIndex> dwarf;
+  std::vector<SectionInfo> sections;
+
+  mutable std::mutex names_mu;
+  mutable std::unordered_map<std::string, Names> names_cache;
+  mutable std::once_flag funcs_once;
+  mutable std::vector<FunctionInfo> funcs;
+};
+
+namespace {
+
+char* g_debuginfo_path = nullptr;  // null: libdwfl's default ":.debug:/usr/lib/debug"
+
+const Dwfl_Callbacks kCallbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = &g_debuginfo_path,
+};
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool path_matches(const std::string& have, const std::string& want) {
+  if (have.size() < want.size() || have.compare(have.size() - want.size(), want.size(), want) != 0) return false;
+  return have.size() == want.size() || want[0] == '/' || have[have.size() - want.size() - 1] == '/';
+}
+
+}  // namespace
+
+std::string ObjectIndex::source_file_of(uint64_t vaddr) const {
+  if (!dwarf) return {};
+  int cu = dwarf->cu_for(vaddr);
+  if (cu < 0) return {};
+  const CuData& d = dwarf->cu_data(cu);
+  std::vector<uint32_t> chain;
+  d.scope_chain(vaddr, &chain);
+  if (!chain.empty() && d.nodes[chain[0]].decl_file != 0) return d.strings[d.nodes[chain[0]].decl_file];
+  return dwarf->cu_name(cu);
+}
+
+void ObjectIndex::build_functions() const {
+  for (const SymEntry& e : symtab.entries) {
+    FunctionInfo f;
+    Names n = names_of(symtab.strings[e.name], e.plt);
+    f.name = std::move(n.long_name);
+    f.mangled = e.plt ? symtab.strings[e.name] + "@plt" : symtab.strings[e.name];
+    f.addr = e.addr;
+    f.size = e.end - e.addr;
+    f.is_plt = e.plt;
+    if (!e.plt) f.source_file = source_file_of(e.addr);
+    for (uint32_t a = e.alias_begin; a < e.alias_end; ++a) f.aliases.push_back(symtab.strings[symtab.aliases[a]]);
+    funcs.push_back(std::move(f));
+  }
+  if (dwarf) {
+    // Functions that only DWARF knows (symbol table stripped but debug info kept).
+    for (size_t cu = 0; cu < dwarf->cu_count(); ++cu) {
+      const CuData& d = dwarf->cu_data(static_cast<int>(cu));
+      for (const Interval& iv : d.roots) {
+        if (symtab.find(iv.lo)) continue;
+        const ScopeNode& n = d.nodes[iv.node];
+        FunctionInfo f;
+        f.mangled = d.strings[n.name];
+        f.name = names_of(f.mangled, false).long_name;
+        f.addr = iv.lo;
+        f.size = iv.hi - iv.lo;
+        f.source_file = n.decl_file ? d.strings[n.decl_file] : dwarf->cu_name(static_cast<int>(cu));
+        f.from_dwarf_only = true;
+        funcs.push_back(std::move(f));
+      }
+    }
+  }
+  std::stable_sort(funcs.begin(), funcs.end(), [](const FunctionInfo& a, const FunctionInfo& b) { return a.addr < b.addr; });
+}
+
+ObjectSymbols::ObjectSymbols(std::unique_ptr<ObjectIndex> index) : index_(std::move(index)) {}
+ObjectSymbols::~ObjectSymbols() = default;
+
+std::unique_ptr<ObjectSymbols> ObjectSymbols::open(const std::string& path, const std::string& expected_build_id,
+                                                   std::string* error) {
+  auto fail = [&](const std::string& msg) {
+    if (error) *error = path + ": " + msg;
+    return nullptr;
+  };
+  elf_version(EV_CURRENT);
+  auto ix = std::make_unique<ObjectIndex>();
+  ix->path = path;
+  ix->dwfl = dwfl_begin(&kCallbacks);
+  if (!ix->dwfl) return fail(dwfl_errmsg(-1));
+  dwfl_report_begin(ix->dwfl);
+  // base 0 with add_p_vaddr: module addresses are the file's own virtual addresses.
+  Dwfl_Module* mod = dwfl_report_elf(ix->dwfl, path.c_str(), path.c_str(), -1, 0, true);
+  dwfl_report_end(ix->dwfl, nullptr, nullptr);
+  if (!mod) return fail(dwfl_errmsg(-1));
+
+  const unsigned char* bits = nullptr;
+  GElf_Addr id_vaddr = 0;
+  int len = dwfl_module_build_id(mod, &bits, &id_vaddr);
+  for (int i = 0; i < len; ++i) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    ix->build_id += kHex[bits[i] >> 4];
+    ix->build_id += kHex[bits[i] & 15];
+  }
+  if (!expected_build_id.empty() && lower(expected_build_id) != ix->build_id) {
+    return fail("build-id " + ix->build_id + " differs from the expected " + expected_build_id);
+  }
+
+  Dwarf_Addr bias = 0;
+  Elf* main_elf = dwfl_module_getelf(mod, &bias);
+  if (!main_elf) return fail(dwfl_errmsg(-1));
+  if (bias != 0) return fail("unexpected load bias");  // cannot happen with base 0 (see above)
+  ix->sections = alloc_sections(main_elf);
+  ix->symtab = build_symbol_table(mod, main_elf);
+  Dwarf_Addr dwbias = 0;
+  if (Dwarf* dw = dwfl_module_getdwarf(mod, &dwbias)) ix->dwarf = std::make_unique<DwarfIndex>(dw, dwbias);
+
+  const char* mainfile = nullptr;
+  const char* debugfile = nullptr;
+  dwfl_module_info(mod, nullptr, nullptr, nullptr, nullptr, nullptr, &mainfile, &debugfile);
+  if (debugfile && (!mainfile || std::strcmp(debugfile, mainfile) != 0)) ix->debug_file = debugfile;
+  return std::unique_ptr<ObjectSymbols>(new ObjectSymbols(std::move(ix)));
+}
+
+std::vector<Frame> ObjectSymbols::lookup(uint64_t vaddr) const {
+  const ObjectIndex& ix = *index_;
+  std::vector<Frame> frames;
+  const SymEntry* sym = ix.symtab.find(vaddr);
+  const CuData* cu = nullptr;
+  std::vector<uint32_t> chain;
+  SourceLoc here;
+  if (ix.dwarf && !(sym && sym->plt)) {
+    if (int c = ix.dwarf->cu_for(vaddr); c >= 0) {
+      cu = &ix.dwarf->cu_data(c);
+      cu->scope_chain(vaddr, &chain);
+      if (const LineRow* r = cu->line_at(vaddr)) here = {cu->strings[r->file], r->line};
+    }
+  }
+  // chain[0] is the concrete function, chain[k>0] inlined calls; frames go innermost first.
+  for (size_t k = chain.size(); k-- > 1;) {
+    const ScopeNode& n = cu->nodes[chain[k]];
+    Frame f = ix.make_frame(cu->strings[n.name], false);
+    f.inlined = true;
+    if (k + 1 == chain.size()) {
+      f.loc = here;
+    } else {
+      const ScopeNode& callee = cu->nodes[chain[k + 1]];
+      f.loc = {cu->strings[callee.call_file], callee.call_line};
+    }
+    frames.push_back(std::move(f));
+  }
+  Frame top;
+  if (sym) {
+    // The symbol, not DWARF, names the concrete function: only it distinguishes a clone
+    // (foo.constprop.0) or a split part (foo.cold) from the original.
+    top = ix.make_frame(ix.symtab.strings[sym->name], sym->plt);
+  } else if (!chain.empty()) {
+    top = ix.make_frame(cu->strings[cu->nodes[chain[0]].name], false);
+  } else if (here.line == 0) {
+    return frames;
+  }
+  if (chain.size() > 1) {
+    const ScopeNode& callee = cu->nodes[chain[1]];
+    top.loc = {cu->strings[callee.call_file], callee.call_line};
+  } else {
+    top.loc = here;
+  }
+  frames.push_back(std::move(top));
+  return frames;
+}
+
+const std::vector<FunctionInfo>& ObjectSymbols::functions() const {
+  std::call_once(index_->funcs_once, [this] { index_->build_functions(); });
+  return index_->funcs;
+}
+
+const FunctionInfo* ObjectSymbols::function_at(uint64_t vaddr) const {
+  const std::vector<FunctionInfo>& fs = functions();
+  auto it = std::upper_bound(fs.begin(), fs.end(), vaddr, [](uint64_t v, const FunctionInfo& f) { return v < f.addr; });
+  for (int tries = 0; it != fs.begin() && tries < 8; ++tries) {
+    --it;
+    if (vaddr < it->addr + it->size) return &*it;
+  }
+  return nullptr;
+}
+
+const SectionInfo* ObjectSymbols::section_at(uint64_t vaddr) const {
+  const auto& s = index_->sections;
+  auto it = std::upper_bound(s.begin(), s.end(), vaddr, [](uint64_t v, const SectionInfo& x) { return v < x.addr; });
+  if (it == s.begin()) return nullptr;
+  --it;
+  return vaddr < it->addr + it->size ? &*it : nullptr;
+}
+
+std::string ObjectSymbols::cu_name(uint64_t vaddr) const {
+  if (!index_->dwarf) return {};
+  int cu = index_->dwarf->cu_for(vaddr);
+  return cu < 0 ? std::string() : index_->dwarf->cu_name(cu);
+}
+
+std::vector<AddrRange> ObjectSymbols::line_addresses(const std::string& file, uint32_t line) const {
+  std::vector<AddrRange> out;
+  const DwarfIndex* dw = index_->dwarf.get();
+  if (!dw || file.empty()) return out;
+  for (size_t c = 0; c < dw->cu_count(); ++c) {
+    const CuData& d = dw->cu_data(static_cast<int>(c));
+    std::vector<bool> match(d.strings.size());
+    bool any = false;
+    for (size_t i = 1; i < d.strings.size(); ++i) any |= (match[i] = path_matches(d.strings[i], file));
+    if (!any) continue;
+    for (size_t i = 0; i + 1 < d.lines.size(); ++i) {
+      const LineRow& r = d.lines[i];
+      if (r.end_sequence || r.line != line || !match[r.file] || d.lines[i + 1].addr <= r.addr) continue;
+      out.push_back({r.addr, d.lines[i + 1].addr});
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const AddrRange& a, const AddrRange& b) { return a.lo < b.lo; });
+  std::vector<AddrRange> merged;
+  for (const AddrRange& r : out) {
+    if (!merged.empty() && r.lo <= merged.back().hi) merged.back().hi = std::max(merged.back().hi, r.hi);
+    else merged.push_back(r);
+  }
+  return merged;
+}
+
+const std::string& ObjectSymbols::path() const { return index_->path; }
+const std::string& ObjectSymbols::build_id() const { return index_->build_id; }
+const std::string& ObjectSymbols::debug_file() const { return index_->debug_file; }
+bool ObjectSymbols::has_dwarf() const { return index_->dwarf != nullptr; }
+size_t ObjectSymbols::symbol_count() const { return index_->symtab.entries.size(); }
+
+const ObjectSymbols* SymbolCache::get(const std::string& path, const std::string& build_id, std::string* error) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto [it, inserted] = entries_.try_emplace(path + '\0' + lower(build_id));
+  if (inserted) it->second.obj = ObjectSymbols::open(path, build_id, &it->second.error);
+  if (!it->second.obj && error) *error = it->second.error;
+  return it->second.obj.get();
+}
+
+}  // namespace erkit::symbols

@@ -1,0 +1,47 @@
+# Small programs symbols_test symbolises. Each is built with exactly the flags a case
+# needs (not the project's), then some are post-processed with objcopy/strip.
+set(SYMBOLS_TESTDATA_BIN ${CMAKE_CURRENT_BINARY_DIR}/testdata)
+set(td ${CMAKE_CURRENT_SOURCE_DIR}/testdata)
+set(SYMBOLS_TEST_OBJECTS "")
+
+function(symbols_test_program name src)
+  add_executable(${name} ${td}/${src})
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${SYMBOLS_TESTDATA_BIN})
+  target_compile_options(${name} PRIVATE ${ARGN})
+  set(SYMBOLS_TEST_OBJECTS ${SYMBOLS_TEST_OBJECTS} ${name} PARENT_SCOPE)
+endfunction()
+
+symbols_test_program(sym_inline_dw5 inline.c -O2 -g -gdwarf-5)
+symbols_test_program(sym_inline_dw4 inline.c -O2 -g -gdwarf-4)
+# IBT PLT layout: lazy stubs in .plt, the called entries in .plt.sec.
+symbols_test_program(sym_inline_ibt inline.c -O2 -g -fcf-protection=full)
+target_link_options(sym_inline_ibt PRIVATE -Wl,-z,ibtplt)
+symbols_test_program(sym_cxx cxx.cc -O1 -g)
+symbols_test_program(sym_static static.c -O1)
+target_link_options(sym_static PRIVATE -static)
+symbols_test_program(sym_static_pie static.c -O1 -fPIE)
+target_link_options(sym_static_pie PRIVATE -static-pie)
+
+# Stripped copy whose symbols and DWARF are only in a separate file found through
+# .gnu_debuglink (placed beside it, as distributions do under /usr/lib/debug).
+set(stripped ${SYMBOLS_TESTDATA_BIN}/sym_inline_stripped)
+add_custom_command(
+  OUTPUT ${stripped} ${SYMBOLS_TESTDATA_BIN}/sym_inline_stripped.debug
+  COMMAND objcopy --only-keep-debug $<TARGET_FILE:sym_inline_dw5> ${stripped}.debug
+  COMMAND objcopy --strip-all --add-gnu-debuglink=${stripped}.debug $<TARGET_FILE:sym_inline_dw5> ${stripped}
+  DEPENDS sym_inline_dw5
+  WORKING_DIRECTORY ${SYMBOLS_TESTDATA_BIN}
+  VERBATIM)
+
+# MiniDebugInfo as Fedora builds it: local function symbols in an xz-compressed ELF in
+# .gnu_debugdata of an otherwise stripped object.
+set(mini ${SYMBOLS_TESTDATA_BIN}/sym_inline_mini)
+add_custom_command(
+  OUTPUT ${mini}
+  COMMAND sh ${td}/make_minidebuginfo.sh $<TARGET_FILE:sym_inline_dw5> ${mini}
+  DEPENDS sym_inline_dw5 ${td}/make_minidebuginfo.sh
+  WORKING_DIRECTORY ${SYMBOLS_TESTDATA_BIN}
+  VERBATIM)
+
+add_custom_target(sym_postprocessed DEPENDS ${stripped} ${mini})
+list(APPEND SYMBOLS_TEST_OBJECTS sym_postprocessed)
