@@ -27,19 +27,18 @@ inline uint32_t slot_of(uintptr_t pc) {
 
 }  // namespace
 
-bool cache_get(uintptr_t pc, uint64_t epoch, CompactRow* out) {
+bool cache_get(uintptr_t pc, uint64_t epoch, CompactWords* out) {
   Slot& s = g_slots[slot_of(pc)];
   const uint64_t s1 = __atomic_load_n(&s.seq, __ATOMIC_ACQUIRE);
   if (s1 & 1u) return false;
   if (__atomic_load_n(&s.key, __ATOMIC_RELAXED) != pc ||
       __atomic_load_n(&s.epoch, __ATOMIC_RELAXED) != epoch)
     return false;
-  uint64_t words[kDataWords];
-  for (int i = 0; i < kDataWords; ++i) words[i] = __atomic_load_n(&s.data[i], __ATOMIC_RELAXED);
+  static_assert(sizeof(out->w) == sizeof(s.data));
+  for (int i = 0; i < kDataWords; ++i) out->w[i] = __atomic_load_n(&s.data[i], __ATOMIC_RELAXED);
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
   if (__atomic_load_n(&s.seq, __ATOMIC_RELAXED) != s1) return false;
-  __builtin_memcpy(out, words, sizeof(CompactRow));
-  return out->kind != 0;
+  return out->row.kind != 0;
 }
 
 void cache_put(uintptr_t pc, uint64_t epoch, const CompactRow& row) {

@@ -57,7 +57,10 @@ struct Mem {
   uintptr_t pages[8];
 
   void init(uintptr_t b_lo, uintptr_t b_hi, uintptr_t sp);
-  bool ok(uintptr_t addr, size_t n);
+  bool ok(uintptr_t addr, size_t n) {
+    return (hi != 0 && addr >= lo && n <= hi - addr) || ok_slow(addr, n);
+  }
+  bool ok_slow(uintptr_t addr, size_t n);
   bool read(uintptr_t addr, uint64_t* out) {
     if (!ok(addr, 8)) return false;
     __builtin_memcpy(out, reinterpret_cast<const void*>(addr), 8);
@@ -149,7 +152,14 @@ struct CompactRow {
   int16_t slot[kNumTracked];  // offset from CFA, or kSlotSame / kSlotUndefined
 };
 
-bool cache_get(uintptr_t pc, uint64_t epoch, CompactRow* out);
+// Filled word by word from the cache: reading the fields back is then store-forwarded, while a
+// struct copy (16-byte vector loads over 8-byte stores) stalls and costs more than the unwind.
+union CompactWords {
+  CompactRow row;
+  uint64_t w[(sizeof(CompactRow) + 7) / 8];
+};
+
+bool cache_get(uintptr_t pc, uint64_t epoch, CompactWords* out);
 void cache_put(uintptr_t pc, uint64_t epoch, const CompactRow& row);
 // Reduces `row` to a CompactRow; false when it needs the full interpreter.
 bool compact_row(const Row& row, CompactRow* out);

@@ -90,29 +90,45 @@ struct Walker {
     return kStepOk;
   }
 
+  // The hot path: updates the registers in place (copying the register file costs more than
+  // the rest of the step).
   Step apply_compact(const CompactRow& cr) {
     if (!valid(cr.cfa_reg)) return kStepFail;
     const uint64_t cfa = regs.r[cr.cfa_reg] + int64_t(cr.cfa_off);
-    Regs n = regs;
+    uint64_t vals[kNumTracked];
+    uint64_t set = 0, clear = 0;
     for (int i = 0; i < kNumTracked; ++i) {
-      const int r = kTrackedRegs[i];
       const int16_t s = cr.slot[i];
       if (s == kSlotSame) continue;
+      const uint64_t bit = uint64_t(1) << kTrackedRegs[i];
       if (s == kSlotUndefined) {
-        if (r == kRaColumn) return kStepEnd;  // outermost frame (_start, clone3)
-        n.valid &= ~(uint64_t(1) << r);
+        if (kTrackedRegs[i] == kRaColumn) return kStepEnd;  // outermost frame (_start, clone3)
+        clear |= bit;
         continue;
       }
-      if (!mem.read(uintptr_t(cfa + int64_t(s)), &n.r[r])) return kStepFail;
-      n.valid |= uint64_t(1) << r;
+      if (!mem.read(uintptr_t(cfa + int64_t(s)), &vals[i])) return kStepFail;
+      set |= bit;
     }
-    n.r[kSpReg] = cfa;
-    n.valid |= uint64_t(1) << kSpReg;
-    if (!(n.valid & (uint64_t(1) << kRaColumn))) return kStepFail;
-    uint64_t ra = n.r[kRaColumn];
+    const uint64_t old_sp = regs.r[kSpReg];
+    for (int i = 0; i < kNumTracked; ++i)
+      if (set & (uint64_t(1) << kTrackedRegs[i])) regs.r[kTrackedRegs[i]] = vals[i];
+    regs.valid = ((regs.valid | set) & ~clear) | (uint64_t(1) << kSpReg);
+    regs.r[kSpReg] = cfa;
+    if (!valid(kRaColumn)) return kStepFail;
+    uint64_t ra = regs.r[kRaColumn];
     if (cr.ra_signed) ra = strip_pac(ra);
     fp_run = 0;
-    return finish(n, ra, cr.signal_frame, false);
+    if (ra == 0) return kStepEnd;
+    if (cfa < old_sp) return kStepFail;
+    if (cfa == old_sp) {
+      if (same_sp) return kStepFail;  // two frames without stack: a loop
+      same_sp = true;
+    } else {
+      same_sp = false;
+    }
+    regs.pc = ra;
+    pc_exact = cr.signal_frame;
+    return kStepOk;
   }
 
   Step apply_row(const Row& row) {
@@ -209,14 +225,14 @@ struct Walker {
     const uintptr_t pc = uintptr_t(regs.pc);
     if (pc < kPage || pc >= kUserTop) return kStepFail;
     const uintptr_t lookup = pc_exact ? pc : pc - 1;
-    CompactRow cr;
-    if (cache_get(lookup, epoch, &cr)) {
-      if (cr.kind == kCacheRow) return apply_compact(cr);
-      if (cr.kind == kCacheSigreturn) return sigreturn();
+    CompactWords cw;
+    if (cache_get(lookup, epoch, &cw)) {
+      if (cw.row.kind == kCacheRow) return apply_compact(cw.row);
+      if (cw.row.kind == kCacheSigreturn) return sigreturn();
       return frame_pointer();
     }
     if (!object_for(lookup)) return frame_pointer();  // JIT code, or not yet refreshed
-    cr = CompactRow{};
+    CompactRow cr{};
     if (is_sigreturn(pc)) {
       cr.kind = kCacheSigreturn;
       cache_put(lookup, epoch, cr);
@@ -279,11 +295,9 @@ void Mem::init(uintptr_t b_lo, uintptr_t b_hi, uintptr_t sp) {
   probe = hi == 0 || sp < lo || sp >= hi;
 }
 
-bool Mem::ok(uintptr_t addr, size_t n) {
+bool Mem::ok_slow(uintptr_t addr, size_t n) {
   if (n == 0) return true;
-  if (addr < kPage || addr >= kUserTop || n > kUserTop - addr) return false;
-  if (addr >= lo && addr + n <= hi) return true;
-  if (!probe) return false;
+  if (!probe || addr < kPage || addr >= kUserTop || n > kUserTop - addr) return false;
   for (uintptr_t page = addr & ~(kPage - 1); page < addr + n; page += kPage) {
     bool known = false;
     const uint32_t k = npages < 8 ? npages : 8;
