@@ -235,10 +235,10 @@ std::string SelectionState::to_string(Target t) const {
   if (every) return "all";
   // Group experiments with identical selections: "1,3:1-4+2:5-6".
   std::vector<std::pair<RangeSet, RangeSet>> groups;  // (experiments, objects)
-  for (const auto& [x, rs] : m) {
-    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& p) { return p.second == rs; });
-    if (g == groups.end()) groups.push_back({RangeSet(), rs}), g = std::prev(groups.end());
-    g->first.add(x, x);
+  for (const auto& kv : m) {
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& p) { return p.second == kv.second; });
+    if (g == groups.end()) groups.push_back({RangeSet(), kv.second}), g = std::prev(groups.end());
+    g->first.add(kv.first, kv.first);
   }
   std::string out;
   for (const auto& [e, o] : groups) {
