@@ -58,7 +58,7 @@ struct Mem {
 
   void init(uintptr_t b_lo, uintptr_t b_hi, uintptr_t sp);
   bool ok(uintptr_t addr, size_t n) {
-    return (hi != 0 && addr >= lo && n <= hi - addr) || ok_slow(addr, n);
+    return (addr >= lo && addr < hi && n <= hi - addr) || ok_slow(addr, n);
   }
   bool ok_slow(uintptr_t addr, size_t n);
   bool read(uintptr_t addr, uint64_t* out) {

@@ -1,6 +1,10 @@
 // Tests of the CFI unwinder on real code: -O2 -fomit-frame-pointer chains through libc's
 // qsort_r and std::sort, sampled by SIGPROF; signal frames; truncation; dlopen; bad input.
 #include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <sys/auxv.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -362,7 +366,7 @@ TEST_F(UnwindTest, GarbageBoundsDoNotCrash) {
   // Bounds around the starting sp only: the walk must stop, not read past them.
   const auto sp = uintptr_t(uc.uc_mcontext.gregs[REG_RSP]);
   s.n = unwind_from_ucontext(&uc, {sp - 64, sp + 64}, s.pcs, kMaxFrames, &s.st);
-  EXPECT_TRUE(s.st.failed || s.n < 4);
+  EXPECT_TRUE(s.st.failed || s.n < 4) << dump(s);
   EXPECT_EQ(unwind_from_ucontext(&uc, {}, s.pcs, 0, &s.st), 0);
   EXPECT_EQ(unwind_from_ucontext(nullptr, {}, s.pcs, kMaxFrames, &s.st), 0);
 }
@@ -401,6 +405,73 @@ TEST_F(UnwindTest, RandomRegistersAndStacksDoNotCrash) {
   munmap(mem, 3 * page);
 }
 
+// ---- PLT stubs and the vDSO --------------------------------------------------------------
+
+// Address of this executable's .plt section (from the section headers of /proc/self/exe).
+uintptr_t find_plt(size_t* size) {
+  uintptr_t bias = 0;
+  dl_iterate_phdr([](dl_phdr_info* info, size_t, void* p) {
+    *static_cast<uintptr_t*>(p) = info->dlpi_addr;
+    return 1;  // the first entry is the main program
+  }, &bias);
+  const int fd = open("/proc/self/exe", O_RDONLY);
+  if (fd < 0) return 0;
+  std::vector<char> file(64 << 20);
+  const ssize_t n = read(fd, file.data(), file.size());
+  close(fd);
+  if (n < ssize_t(sizeof(Elf64_Ehdr))) return 0;
+  const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(file.data());
+  const auto* sh = reinterpret_cast<const Elf64_Shdr*>(file.data() + eh->e_shoff);
+  const char* names = file.data() + sh[eh->e_shstrndx].sh_offset;
+  for (int i = 0; i < eh->e_shnum; ++i) {
+    if (strcmp(names + sh[i].sh_name, ".plt") == 0) {
+      *size = sh[i].sh_size;
+      return bias + sh[i].sh_addr;
+    }
+  }
+  return 0;
+}
+
+#if defined(__x86_64__)
+TEST_F(UnwindTest, InterruptedInPltStubUsesItsCfaExpression) {
+  size_t size = 0;
+  const uintptr_t plt = find_plt(&size);
+  ASSERT_NE(plt, 0u);
+  ASSERT_GE(size, 48u);
+  // A fake stack: [0] is the return address pushed by the call into the stub, [1] the
+  // relocation index pushed by the stub's second instruction (offset 6, next at 11).
+  uint64_t stack[64] = {};
+  const uint64_t ra = reinterpret_cast<uint64_t>(&chain_outer) + 16;
+  ucontext_t uc;
+  getcontext(&uc);
+  const StackBounds b{reinterpret_cast<uintptr_t>(stack), reinterpret_cast<uintptr_t>(stack + 64)};
+  for (const int offset : {0, 6, 11}) {
+    memset(stack, 0, sizeof stack);
+    stack[offset == 11 ? 1 : 0] = ra;
+    uc.uc_mcontext.gregs[REG_RIP] = greg_t(plt + 16 + offset);  // entry 1 (0 is the resolver)
+    uc.uc_mcontext.gregs[REG_RSP] = greg_t(reinterpret_cast<uintptr_t>(stack));
+    Stack s{};
+    s.n = unwind_from_ucontext(&uc, b, s.pcs, kMaxFrames, &s.st);
+    ASSERT_GE(s.n, 2) << "offset " << offset;
+    EXPECT_EQ(s.pcs[0], plt + 16 + offset);
+    EXPECT_EQ(s.pcs[1], ra) << "offset " << offset;
+  }
+}
+#endif
+
+TEST_F(UnwindTest, VdsoAndLibcHaveSearchTables) {
+  internal::Object o;
+  const auto vdso = uintptr_t(getauxval(AT_SYSINFO_EHDR));
+  if (vdso) {
+    ASSERT_TRUE(internal::find_object(vdso, &o));
+    EXPECT_NE(o.table, 0u);
+  }
+  ASSERT_TRUE(internal::find_object(reinterpret_cast<uintptr_t>(&qsort_r), &o));
+  EXPECT_NE(o.table, 0u);
+  EXPECT_GT(o.count, 1000u);
+  EXPECT_TRUE(o.executable(reinterpret_cast<uintptr_t>(&qsort_r)));
+}
+
 // ---- Pieces ------------------------------------------------------------------------------
 
 TEST(UnwindPieces, LebAndEncodedPointers) {
@@ -426,6 +497,29 @@ TEST(UnwindPieces, LebAndEncodedPointers) {
   EXPECT_EQ(v, 984u);
   Cursor shortc{buf, buf + 2, true};
   EXPECT_FALSE(read_encoded(shortc, 0x0b, 0, nullptr, &v));
+}
+
+TEST(UnwindPieces, StackBoundsChecks) {
+  using namespace internal;
+  uint64_t local = 7, v = 0;
+  const auto sp = reinterpret_cast<uintptr_t>(&local);
+  Mem m;
+  m.init(sp - 64, sp + 64, sp);
+  EXPECT_FALSE(m.probe);
+  EXPECT_TRUE(m.read(sp, &v));
+  EXPECT_EQ(v, 7u);
+  EXPECT_TRUE(m.ok(sp + 56, 8));
+  EXPECT_FALSE(m.ok(sp + 57, 8));   // straddles hi
+  EXPECT_FALSE(m.ok(sp + 4096, 8));  // above hi
+  EXPECT_FALSE(m.ok(sp - 72, 8));    // below lo
+  m.init(0, 0, sp);  // unknown: probe pages
+  EXPECT_TRUE(m.probe);
+  EXPECT_TRUE(m.read(sp, &v));
+  EXPECT_FALSE(m.ok(0, 8));
+  EXPECT_FALSE(m.ok(~uintptr_t(0) - 4, 8));
+  void* none = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  EXPECT_FALSE(m.ok(reinterpret_cast<uintptr_t>(none), 8));
+  munmap(none, 4096);
 }
 
 TEST(UnwindPieces, PltCfaExpression) {
