@@ -1,5 +1,6 @@
 // Expr: binding of name sets, per-event evaluation, canonical printing.
 #include <algorithm>
+#include <cstdio>
 #include <regex.h>
 
 #include "filter.h"
@@ -241,10 +242,21 @@ std::string quote(const std::string& s) {
   return out + "\"";
 }
 
-void render(const Program& p, uint32_t idx, std::string& out) {
+// Unary operators and the branches of ?: need no parentheses; leaving them out keeps the
+// printed nesting no deeper than the parsed one, so to_string() output always re-parses.
+void render(const Program& p, uint32_t idx, std::string& out, bool cond_branch = false) {
   const Node& n = p.nodes[idx];
   switch (n.op) {
-    case Op::Const: out += std::to_string(n.value); return;
+    case Op::Const:
+      // Negative constants only come from literals above INT64_MAX; hex keeps them one token.
+      if (n.value < 0) {
+        char buf[24];
+        std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(n.value));
+        out += buf;
+      } else {
+        out += std::to_string(n.value);
+      }
+      return;
     case Op::Field: out += field_text(n.field); return;
     case Op::MemObj: out += p.memobj_names[n.aux]; return;
     case Op::Stack: out += "STACK"; return;
@@ -265,18 +277,17 @@ void render(const Program& p, uint32_t idx, std::string& out) {
     case Op::Neg:
     case Op::Not:
     case Op::BitNot:
-      out += n.op == Op::Neg ? "(-" : n.op == Op::Not ? "(!" : "(~";
+      out += n.op == Op::Neg ? "-" : n.op == Op::Not ? "!" : "~";
       render(p, n.a, out);
-      out += ")";
       return;
     case Op::Cond:
-      out += "(";
+      if (!cond_branch) out += "(";
       render(p, n.a, out);
       out += " ? ";
-      render(p, n.b, out);
+      render(p, n.b, out, true);
       out += " : ";
-      render(p, n.c, out);
-      out += ")";
+      render(p, n.c, out, true);
+      if (!cond_branch) out += ")";
       return;
     default:
       out += "(";

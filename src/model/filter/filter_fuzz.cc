@@ -13,8 +13,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     EventView ev;
     ev.stack_funcs = stack;
     (void)e->eval(ev);
-    auto again = Expr::parse(e->to_string());
-    if (!std::holds_alternative<Expr>(again)) std::abort();
+    const std::string printed = e->to_string();
+    auto again = Expr::parse(printed);
+    if (!std::holds_alternative<Expr>(again) || std::get<Expr>(again).to_string() != printed) std::abort();
   }
   return 0;
 }

@@ -69,6 +69,9 @@ TEST(FilterParse, RoundTrip) {
       "FNAME(\"a\\\"b\") IN STACK",
       "LEAF IN (7)",
       "STACK == 5",
+      "01000000000000000000000 > 4",  // wraps negative: printed in hex to stay one token
+      "0 ? 1 : 0 ? 2 : 3",
+      "- - ~ ! 3",
   };
   for (const char* c : cases) {
     Expr e = must_parse(c);
