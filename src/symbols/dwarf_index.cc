@@ -81,10 +81,14 @@ class CuBuilder {
       r.end_sequence = end;
       d_->lines.push_back(r);
     }
-    // libdw already sorts like this; sorting again keeps us independent of that.
-    std::stable_sort(d_->lines.begin(), d_->lines.end(), [](const LineRow& a, const LineRow& b) {
+    // libdw already sorts like this (end of one sequence before the start of the next
+    // at the same address); only sort if a future libdw stops doing so.
+    auto before = [](const LineRow& a, const LineRow& b) {
       return a.addr != b.addr ? a.addr < b.addr : a.end_sequence > b.end_sequence;
-    });
+    };
+    if (!std::is_sorted(d_->lines.begin(), d_->lines.end(), before)) {
+      std::stable_sort(d_->lines.begin(), d_->lines.end(), before);
+    }
   }
 
   uint32_t file_index(uint32_t idx) {

@@ -4,6 +4,7 @@
 #include <elfutils/libdwfl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "symbols/dwarf_index.h"
@@ -15,45 +16,78 @@ namespace erkit::symbols {
 class ObjectIndex {
  public:
   ~ObjectIndex() {
-    dwarf.reset();
+    for (size_t i = 0; i < symtab.entries.size(); ++i) delete sym_slots[i].load();
+    dwarf_index.reset();
     if (dwfl) dwfl_end(dwfl);
   }
 
-  // Demangled forms of a raw name; demangling is costly (µs), so each name is done once.
-  Names names_of(const std::string& raw, bool plt) const {
-    std::lock_guard<std::mutex> lock(names_mu);
-    auto it = names_cache.find(raw);
-    if (it == names_cache.end()) it = names_cache.emplace(raw, demangle(raw)).first;
-    Names n = it->second;
-    if (plt) {
-      n.long_name += "@plt";
-      n.short_name += "@plt";
-      n.original_long.clear();
+  struct CachedNames {
+    Names names;
+    std::string mangled;
+  };
+
+  // Demangling costs microseconds, so each name is demangled once: symbol-table names
+  // into a per-entry slot (no lock on the hot path), DWARF names into a locked map.
+  const CachedNames& sym_names(const SymEntry& e) const {
+    size_t i = static_cast<size_t>(&e - symtab.entries.data());
+    if (const CachedNames* n = sym_slots[i].load(std::memory_order_acquire)) return *n;
+    const std::string& raw = symtab.strings[e.name];
+    auto* fresh = new CachedNames{demangle(raw), raw};
+    if (e.plt) {
+      fresh->names.long_name += "@plt";
+      fresh->names.short_name += "@plt";
+      fresh->names.original_long.clear();
+      fresh->mangled += "@plt";
     }
-    return n;
+    const CachedNames* expected = nullptr;
+    if (sym_slots[i].compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) return *fresh;
+    delete fresh;  // another thread won the race
+    return *expected;
   }
 
-  Frame make_frame(const std::string& raw, bool plt) const {
-    Names n = names_of(raw, plt);
+  const CachedNames& dwarf_names(const std::string& raw) const {
+    std::lock_guard<std::mutex> lock(names_mu);
+    auto it = names_cache.find(raw);
+    if (it == names_cache.end()) it = names_cache.emplace(raw, CachedNames{demangle(raw), raw}).first;
+    return it->second;  // node-based map: the reference stays valid
+  }
+
+  static Frame make_frame(const CachedNames& c) {
     Frame f;
-    f.name = std::move(n.long_name);
-    f.short_name = std::move(n.short_name);
-    f.original = std::move(n.original_long);
-    f.mangled = plt ? raw + "@plt" : raw;
+    f.name = c.names.long_name;
+    f.short_name = c.names.short_name;
+    f.original = c.names.original_long;
+    f.mangled = c.mangled;
     return f;
   }
 
   void build_functions() const;
   std::string source_file_of(uint64_t vaddr) const;
 
-  std::string path, build_id, debug_file;
+  std::string path, build_id;
   Dwfl* dwfl = nullptr;
   SymbolTable symtab;
-  std::unique_ptr<DwarfIndex> dwarf;
+  Dwfl_Module* mod = nullptr;
+
+  // DWARF is loaded on first need: libdw decompresses and checks every debug section up
+  // front (45 ms for libc), which symbol-only users should not pay.
+  const DwarfIndex* dwarf() const {
+    std::call_once(dwarf_once, [this] { load_dwarf(); });
+    return dwarf_index.get();
+  }
+  const std::string& debug_file() const {
+    dwarf();
+    return debug_file_name;
+  }
+  void load_dwarf() const;
+  mutable std::once_flag dwarf_once;
+  mutable std::unique_ptr<DwarfIndex> dwarf_index;
+  mutable std::string debug_file_name;
   std::vector<SectionInfo> sections;
 
   mutable std::mutex names_mu;
-  mutable std::unordered_map<std::string, Names> names_cache;
+  mutable std::unordered_map<std::string, CachedNames> names_cache;
+  std::unique_ptr<std::atomic<const CachedNames*>[]> sym_slots;
   mutable std::once_flag funcs_once;
   mutable std::vector<FunctionInfo> funcs;
 };
@@ -82,22 +116,32 @@ bool path_matches(const std::string& have, const std::string& want) {
 }  // namespace
 
 std::string ObjectIndex::source_file_of(uint64_t vaddr) const {
-  if (!dwarf) return {};
-  int cu = dwarf->cu_for(vaddr);
+  const DwarfIndex* dw = dwarf();
+  if (!dw) return {};
+  int cu = dw->cu_for(vaddr);
   if (cu < 0) return {};
-  const CuData& d = dwarf->cu_data(cu);
+  const CuData& d = dw->cu_data(cu);
   std::vector<uint32_t> chain;
   d.scope_chain(vaddr, &chain);
   if (!chain.empty() && d.nodes[chain[0]].decl_file != 0) return d.strings[d.nodes[chain[0]].decl_file];
-  return dwarf->cu_name(cu);
+  return dw->cu_name(cu);
+}
+
+void ObjectIndex::load_dwarf() const {
+  Dwarf_Addr dwbias = 0;
+  if (Dwarf* dw = dwfl_module_getdwarf(mod, &dwbias)) dwarf_index = std::make_unique<DwarfIndex>(dw, dwbias);
+  const char* mainfile = nullptr;
+  const char* debugfile = nullptr;
+  dwfl_module_info(mod, nullptr, nullptr, nullptr, nullptr, nullptr, &mainfile, &debugfile);
+  if (debugfile && (!mainfile || std::strcmp(debugfile, mainfile) != 0)) debug_file_name = debugfile;
 }
 
 void ObjectIndex::build_functions() const {
   for (const SymEntry& e : symtab.entries) {
     FunctionInfo f;
-    Names n = names_of(symtab.strings[e.name], e.plt);
-    f.name = std::move(n.long_name);
-    f.mangled = e.plt ? symtab.strings[e.name] + "@plt" : symtab.strings[e.name];
+    const CachedNames& c = sym_names(e);
+    f.name = c.names.long_name;
+    f.mangled = c.mangled;
     f.addr = e.addr;
     f.size = e.end - e.addr;
     f.is_plt = e.plt;
@@ -105,19 +149,19 @@ void ObjectIndex::build_functions() const {
     for (uint32_t a = e.alias_begin; a < e.alias_end; ++a) f.aliases.push_back(symtab.strings[symtab.aliases[a]]);
     funcs.push_back(std::move(f));
   }
-  if (dwarf) {
+  if (const DwarfIndex* dw = dwarf()) {
     // Functions that only DWARF knows (symbol table stripped but debug info kept).
-    for (size_t cu = 0; cu < dwarf->cu_count(); ++cu) {
-      const CuData& d = dwarf->cu_data(static_cast<int>(cu));
+    for (size_t cu = 0; cu < dw->cu_count(); ++cu) {
+      const CuData& d = dw->cu_data(static_cast<int>(cu));
       for (const Interval& iv : d.roots) {
         if (symtab.find(iv.lo)) continue;
         const ScopeNode& n = d.nodes[iv.node];
         FunctionInfo f;
         f.mangled = d.strings[n.name];
-        f.name = names_of(f.mangled, false).long_name;
+        f.name = dwarf_names(f.mangled).names.long_name;
         f.addr = iv.lo;
         f.size = iv.hi - iv.lo;
-        f.source_file = n.decl_file ? d.strings[n.decl_file] : dwarf->cu_name(static_cast<int>(cu));
+        f.source_file = n.decl_file ? d.strings[n.decl_file] : dw->cu_name(static_cast<int>(cu));
         f.from_dwarf_only = true;
         funcs.push_back(std::move(f));
       }
@@ -164,13 +208,8 @@ std::unique_ptr<ObjectSymbols> ObjectSymbols::open(const std::string& path, cons
   if (bias != 0) return fail("unexpected load bias");  // cannot happen with base 0 (see above)
   ix->sections = alloc_sections(main_elf);
   ix->symtab = build_symbol_table(mod, main_elf);
-  Dwarf_Addr dwbias = 0;
-  if (Dwarf* dw = dwfl_module_getdwarf(mod, &dwbias)) ix->dwarf = std::make_unique<DwarfIndex>(dw, dwbias);
-
-  const char* mainfile = nullptr;
-  const char* debugfile = nullptr;
-  dwfl_module_info(mod, nullptr, nullptr, nullptr, nullptr, nullptr, &mainfile, &debugfile);
-  if (debugfile && (!mainfile || std::strcmp(debugfile, mainfile) != 0)) ix->debug_file = debugfile;
+  ix->sym_slots = std::make_unique<std::atomic<const ObjectIndex::CachedNames*>[]>(ix->symtab.entries.size());
+  ix->mod = mod;
   return std::unique_ptr<ObjectSymbols>(new ObjectSymbols(std::move(ix)));
 }
 
@@ -181,9 +220,10 @@ std::vector<Frame> ObjectSymbols::lookup(uint64_t vaddr) const {
   const CuData* cu = nullptr;
   std::vector<uint32_t> chain;
   SourceLoc here;
-  if (ix.dwarf && !(sym && sym->plt)) {
-    if (int c = ix.dwarf->cu_for(vaddr); c >= 0) {
-      cu = &ix.dwarf->cu_data(c);
+  const DwarfIndex* dw = sym && sym->plt ? nullptr : ix.dwarf();
+  if (dw) {
+    if (int c = dw->cu_for(vaddr); c >= 0) {
+      cu = &dw->cu_data(c);
       cu->scope_chain(vaddr, &chain);
       if (const LineRow* r = cu->line_at(vaddr)) here = {cu->strings[r->file], r->line};
     }
@@ -191,7 +231,7 @@ std::vector<Frame> ObjectSymbols::lookup(uint64_t vaddr) const {
   // chain[0] is the concrete function, chain[k>0] inlined calls; frames go innermost first.
   for (size_t k = chain.size(); k-- > 1;) {
     const ScopeNode& n = cu->nodes[chain[k]];
-    Frame f = ix.make_frame(cu->strings[n.name], false);
+    Frame f = ix.make_frame(ix.dwarf_names(cu->strings[n.name]));
     f.inlined = true;
     if (k + 1 == chain.size()) {
       f.loc = here;
@@ -205,9 +245,9 @@ std::vector<Frame> ObjectSymbols::lookup(uint64_t vaddr) const {
   if (sym) {
     // The symbol, not DWARF, names the concrete function: only it distinguishes a clone
     // (foo.constprop.0) or a split part (foo.cold) from the original.
-    top = ix.make_frame(ix.symtab.strings[sym->name], sym->plt);
+    top = ix.make_frame(ix.sym_names(*sym));
   } else if (!chain.empty()) {
-    top = ix.make_frame(cu->strings[cu->nodes[chain[0]].name], false);
+    top = ix.make_frame(ix.dwarf_names(cu->strings[cu->nodes[chain[0]].name]));
   } else if (here.line == 0) {
     return frames;
   }
@@ -245,14 +285,15 @@ const SectionInfo* ObjectSymbols::section_at(uint64_t vaddr) const {
 }
 
 std::string ObjectSymbols::cu_name(uint64_t vaddr) const {
-  if (!index_->dwarf) return {};
-  int cu = index_->dwarf->cu_for(vaddr);
-  return cu < 0 ? std::string() : index_->dwarf->cu_name(cu);
+  const DwarfIndex* dw = index_->dwarf();
+  if (!dw) return {};
+  int cu = dw->cu_for(vaddr);
+  return cu < 0 ? std::string() : dw->cu_name(cu);
 }
 
 std::vector<AddrRange> ObjectSymbols::line_addresses(const std::string& file, uint32_t line) const {
   std::vector<AddrRange> out;
-  const DwarfIndex* dw = index_->dwarf.get();
+  const DwarfIndex* dw = index_->dwarf();
   if (!dw || file.empty()) return out;
   for (size_t c = 0; c < dw->cu_count(); ++c) {
     const CuData& d = dw->cu_data(static_cast<int>(c));
@@ -277,8 +318,8 @@ std::vector<AddrRange> ObjectSymbols::line_addresses(const std::string& file, ui
 
 const std::string& ObjectSymbols::path() const { return index_->path; }
 const std::string& ObjectSymbols::build_id() const { return index_->build_id; }
-const std::string& ObjectSymbols::debug_file() const { return index_->debug_file; }
-bool ObjectSymbols::has_dwarf() const { return index_->dwarf != nullptr; }
+const std::string& ObjectSymbols::debug_file() const { return index_->debug_file(); }
+bool ObjectSymbols::has_dwarf() const { return index_->dwarf() != nullptr; }
 size_t ObjectSymbols::symbol_count() const { return index_->symtab.entries.size(); }
 
 const ObjectSymbols* SymbolCache::get(const std::string& path, const std::string& build_id, std::string* error) {

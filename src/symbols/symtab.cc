@@ -5,20 +5,21 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
+#include <string_view>
 
 #include "symbols/internal.h"
 
 namespace erkit::symbols {
 namespace {
 
+// Names point into libelf's string tables, which live as long as the Dwfl.
 struct RawSym {
   uint64_t addr = 0, size = 0, sec_end = 0;
-  std::string name;
+  std::string_view name;
   unsigned binding = 0;
 };
 
-size_t leading_underscores(const std::string& s) {
+size_t leading_underscores(std::string_view s) {
   size_t n = 0;
   while (n < s.size() && s[n] == '_') ++n;
   return n;
@@ -90,11 +91,11 @@ SymbolTable build_symbol_table(Dwfl_Module* mod, Elf* main_elf) {
   });
   SymbolTable t;
   t.strings.emplace_back();
-  std::unordered_map<std::string, uint32_t> ids;
-  auto intern = [&](const std::string& s) {
-    auto [it, inserted] = ids.try_emplace(s, static_cast<uint32_t>(t.strings.size()));
-    if (inserted) t.strings.push_back(s);
-    return it->second;
+  t.strings.reserve(syms.size() + 1);
+  // Names are mostly unique, so they are not interned.
+  auto intern = [&](std::string_view s) {
+    t.strings.emplace_back(s);
+    return static_cast<uint32_t>(t.strings.size() - 1);
   };
   for (size_t i = 0; i < syms.size();) {
     size_t j = i;
@@ -109,10 +110,10 @@ SymbolTable build_symbol_table(Dwfl_Module* mod, Elf* main_elf) {
     e.name = intern(syms[i].name);
     e.alias_begin = static_cast<uint32_t>(t.aliases.size());
     for (size_t k = i + 1; k < j; ++k) {
-      uint32_t id = intern(syms[k].name);
-      if (id != e.name && std::find(t.aliases.begin() + e.alias_begin, t.aliases.end(), id) == t.aliases.end()) {
-        t.aliases.push_back(id);
-      }
+      // The same symbol can come from both .dynsym and MiniDebugInfo.
+      bool dup = syms[k].name == syms[i].name;
+      for (uint32_t a = e.alias_begin; a < t.aliases.size() && !dup; ++a) dup = t.strings[t.aliases[a]] == syms[k].name;
+      if (!dup) t.aliases.push_back(intern(syms[k].name));
     }
     e.alias_end = static_cast<uint32_t>(t.aliases.size());
     t.entries.push_back(e);
