@@ -291,6 +291,41 @@ TEST_F(UnwindTest, SigprofSamplesOfDeepChainReachStart) {
   check_prof_samples("chain_outer", "_start");
 }
 
+TEST_F(UnwindTest, SigprofSamplesDuringConcurrentRefresh) {
+  // A thread republishes the registry (and invalidates the cache) nonstop while the main
+  // thread is sampled: handlers must always see a consistent snapshot.
+  sigset_t prof;
+  sigemptyset(&prof);
+  sigaddset(&prof, SIGPROF);
+  pthread_sigmask(SIG_BLOCK, &prof, nullptr);
+  std::atomic<bool> done{false};
+  std::atomic<int> refreshes{0};
+  std::thread refresher([&] {
+    while (!done) {
+      refresh();
+      ++refreshes;
+    }
+  });
+  pthread_sigmask(SIG_UNBLOCK, &prof, nullptr);
+  struct sigaction sa {}, old{};
+  sa.sa_sigaction = on_prof;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigaction(SIGPROF, &sa, &old);
+  g_prof_bounds = this_thread_stack();
+  g_nprof = 0;
+  g_stop = 0;
+  itimerval it{{0, 1000}, {0, 1000}};
+  setitimer(ITIMER_PROF, &it, nullptr);
+  chain_outer_burn(10, &g_stop);
+  itimerval off{};
+  setitimer(ITIMER_PROF, &off, nullptr);
+  sigaction(SIGPROF, &old, nullptr);
+  done = true;
+  refresher.join();
+  EXPECT_GT(refreshes.load(), 100);
+  check_prof_samples("chain_outer", "_start");
+}
+
 TEST_F(UnwindTest, SigprofSamplesOfThread) {
   struct sigaction sa {}, old{};
   sa.sa_sigaction = on_prof;
