@@ -123,6 +123,13 @@ BENCHMARK_CAPTURE(BM_InSignal, delivery_only, false, false);
 BENCHMARK_CAPTURE(BM_InSignal, warm, true, false);
 BENCHMARK_CAPTURE(BM_InSignal, cold, true, true);
 
+// refresh(): dl_iterate_phdr plus publishing (this binary maps ~8 objects).
+void BM_Refresh(benchmark::State& state) {
+  for (auto _ : state) erkit::unwind::refresh();
+  state.counters["objects"] = erkit::unwind::registered_object_count();
+}
+BENCHMARK(BM_Refresh);
+
 }  // namespace
 
 BENCHMARK_MAIN();

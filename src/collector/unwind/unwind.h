@@ -31,7 +31,7 @@ struct UnwindStatus {
 // Rebuilds the registry of loaded objects (dl_iterate_phdr: address ranges, load bias,
 // .eh_frame_hdr search tables) and publishes it atomically; invalidates the row cache.
 // NOT async-signal-safe (takes the loader lock): call from a normal context only, after
-// dlopen/dlclose. Concurrent calls are serialised. Cost: ~10-50 µs for a few dozen objects.
+// dlopen/dlclose. Concurrent calls are serialised. Cost: ~0.3 µs for 8 objects (unwind_bench).
 void refresh();
 
 // Unwinds the code interrupted by a signal. `ucontext` is the handler's third argument.
