@@ -9,7 +9,11 @@
 #include "symbols/symbols.h"
 
 #ifdef ERKIT_HAVE_LIBIBERTY
-#include <libiberty/demangle.h>
+// Declared here rather than via <libiberty/demangle.h>, whose libiberty.h redeclares
+// basename() incompatibly with glibc's <string.h>. Values from demangle.h.
+extern "C" char* rust_demangle(const char* mangled, int options);
+constexpr int kDmglParams = 1 << 0;
+constexpr int kDmglRust = 1 << 17;
 #endif
 
 namespace erkit::symbols {
@@ -183,7 +187,7 @@ Names demangle(const std::string& raw) {
     }
 #ifdef ERKIT_HAVE_LIBIBERTY
   } else if (base.size() > 2 && base[0] == '_' && base[1] == 'R') {
-    char* out = cplus_demangle(base.c_str(), DMGL_PARAMS | DMGL_RUST);
+    char* out = rust_demangle(base.c_str(), kDmglParams | kDmglRust);
     if (out) {
       ok = true;
       base_long = out;

@@ -58,6 +58,15 @@ TEST(Demangle, RustLegacy) {
   EXPECT_EQ(n.long_name, "<alloc::vec::Vec<T,A> as core::ops::drop::Drop>::drop");
 }
 
+TEST(Demangle, RustV0) {
+  if (!SYMBOLS_HAVE_LIBIBERTY) GTEST_SKIP() << "built without libiberty-dev: v0 names stay mangled";
+  // From a rustc 1.95 std: core::ptr::drop_in_place::<std::sync::poison::mutex::MutexGuard<()>>-like.
+  Names n = demangle("_RNvNtCs1234_7mycrate3foo3bar");
+  EXPECT_EQ(n.long_name, "mycrate::foo::bar");
+  n = demangle("_RINvNtCsgEmfK2I1SDS_4core3ptr13drop_in_placeINtNtCslNYArtu3iFV_5alloc3vec3VechEECsjrHSEGnQ3l9_3std");
+  EXPECT_EQ(n.long_name, "core::ptr::drop_in_place::<alloc::vec::Vec<u8>>");
+}
+
 TEST(Demangle, InvalidMangledNameIsKept) {
   EXPECT_EQ(demangle("_Zgarbage").long_name, "_Zgarbage");
 }
