@@ -187,6 +187,33 @@ TEST(ObjectSymbols, NothingKnown) {
   EXPECT_EQ(o->function_at(0x10), nullptr);
 }
 
+void check_aarch64(const std::string& name) {
+  std::string path = kBin + "/" + name;
+  if (read_build_id(path).empty() && !std::ifstream(path)) GTEST_SKIP() << "no clang/lld for aarch64";
+  auto o = open_ok(name);
+  ASSERT_TRUE(o);
+  for (const char* callee : {"ext_one@plt", "ext_two@plt"}) {
+    const FunctionInfo* f = find_function(*o, callee);
+    ASSERT_TRUE(f) << callee;
+    EXPECT_EQ(o->section_at(f->addr)->name, ".plt");
+    EXPECT_GE(f->size, 16u);
+    std::vector<Frame> fr = o->lookup(f->addr + 12);  // the `br x17`
+    ASSERT_EQ(fr.size(), 1u);
+    EXPECT_EQ(fr[0].name, callee);
+  }
+  const FunctionInfo* c = find_function(*o, "call_both");
+  ASSERT_TRUE(c);
+  std::vector<Frame> fr = o->lookup(c->addr);
+  ASSERT_EQ(fr.size(), 1u);
+  EXPECT_TRUE(ends_with(fr[0].loc.file, "a64.c"));
+  EXPECT_GT(fr[0].loc.line, 0u);
+  auto ranges = o->line_addresses("a64.c", marker_line("a64.c", "call_both"));
+  EXPECT_FALSE(ranges.empty());
+}
+
+TEST(ObjectSymbols, Aarch64Plt) { check_aarch64("sym_a64_plain.so"); }
+TEST(ObjectSymbols, Aarch64BtiPlt) { check_aarch64("sym_a64_bti.so"); }
+
 TEST(SymbolCache, OpensOnce) {
   SymbolCache cache;
   std::string path = kBin + "/sym_inline_dw5";

@@ -45,3 +45,28 @@ add_custom_command(
 
 add_custom_target(sym_postprocessed DEPENDS ${stripped} ${mini})
 list(APPEND SYMBOLS_TEST_OBJECTS sym_postprocessed)
+
+# aarch64 shared objects (plain and BTI PLT layouts), when clang and lld can make them.
+find_program(SYMBOLS_CLANG clang)
+find_program(SYMBOLS_LLD ld.lld)
+if(SYMBOLS_CLANG AND SYMBOLS_LLD)
+  foreach(variant plain bti)
+    set(out ${SYMBOLS_TESTDATA_BIN}/sym_a64_${variant}.so)
+    if(variant STREQUAL "bti")
+      set(cflags -mbranch-protection=standard)
+      set(ldflags -z force-bti)
+    else()
+      set(cflags "")
+      set(ldflags "")
+    endif()
+    add_custom_command(
+      OUTPUT ${out}
+      COMMAND ${SYMBOLS_CLANG} --target=aarch64-linux-gnu -O2 -g -fPIC ${cflags} -c ${td}/a64.c -o ${out}.o
+      COMMAND ${SYMBOLS_LLD} -shared ${ldflags} ${out}.o -o ${out}
+      DEPENDS ${td}/a64.c
+      VERBATIM)
+    list(APPEND SYMBOLS_A64 ${out})
+  endforeach()
+  add_custom_target(sym_a64 DEPENDS ${SYMBOLS_A64})
+  list(APPEND SYMBOLS_TEST_OBJECTS sym_a64)
+endif()
