@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "symbols/symbols.h"
 
@@ -143,6 +144,39 @@ TEST(ObjectSymbols, MiniDebugInfo) {
   ASSERT_EQ(fr.size(), 1u);
   EXPECT_EQ(fr[0].name, "scale.constprop.0");
   EXPECT_EQ(fr[0].loc.line, 0u);
+}
+
+TEST(ObjectSymbols, FunctionKnownOnlyFromDwarf) {
+  auto o = open_ok("sym_inline_nosym");
+  ASSERT_TRUE(o);
+  const FunctionInfo* f = find_function(*o, "compute");
+  ASSERT_TRUE(f);
+  EXPECT_TRUE(f->from_dwarf_only);
+  EXPECT_TRUE(ends_with(f->source_file, "inline.c"));
+  std::vector<Frame> fr = o->lookup(f->addr);
+  ASSERT_FALSE(fr.empty());
+  EXPECT_EQ(fr.back().name, "compute");
+  check_inline_chain("sym_inline_nosym");
+}
+
+TEST(ObjectSymbols, ConcurrentLookupsOnAFreshObject) {
+  auto o = open_ok("sym_cxx");
+  ASSERT_TRUE(o);
+  auto probe = open_ok("sym_cxx");
+  std::vector<uint64_t> pcs;
+  for (const FunctionInfo& f : probe->functions()) pcs.push_back(f.addr);
+  std::vector<std::vector<std::string>> seen(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < seen.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (uint64_t pc : pcs) {
+        std::vector<Frame> fr = o->lookup(pc);
+        seen[t].push_back(fr.empty() ? "" : fr.back().name + ":" + std::to_string(fr.back().loc.line));
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (size_t t = 1; t < seen.size(); ++t) EXPECT_EQ(seen[t], seen[0]);
 }
 
 TEST(ObjectSymbols, CxxNames) {

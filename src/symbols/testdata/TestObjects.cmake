@@ -43,7 +43,15 @@ add_custom_command(
   WORKING_DIRECTORY ${SYMBOLS_TESTDATA_BIN}
   VERBATIM)
 
-add_custom_target(sym_postprocessed DEPENDS ${stripped} ${mini})
+# Symbol `compute` removed but DWARF kept: the function is known from DWARF only.
+set(nosym ${SYMBOLS_TESTDATA_BIN}/sym_inline_nosym)
+add_custom_command(
+  OUTPUT ${nosym}
+  COMMAND objcopy --strip-symbol=compute $<TARGET_FILE:sym_inline_dw5> ${nosym}
+  DEPENDS sym_inline_dw5
+  VERBATIM)
+
+add_custom_target(sym_postprocessed DEPENDS ${stripped} ${mini} ${nosym})
 list(APPEND SYMBOLS_TEST_OBJECTS sym_postprocessed)
 
 # aarch64 shared objects (plain and BTI PLT layouts), when clang and lld can make them.
