@@ -1,6 +1,9 @@
 # Warning flags shared by every target; warnings are errors in CI builds (ERKIT_WERROR).
 option(ERKIT_WERROR "Treat warnings as errors" OFF)
-set(ERKIT_WARNINGS -Wall -Wextra -Wshadow=local -Wno-missing-field-initializers)
+set(ERKIT_WARNINGS -Wall -Wextra -Wno-missing-field-initializers)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  list(APPEND ERKIT_WARNINGS -Wshadow=local)
+endif()
 if(ERKIT_WERROR)
   list(APPEND ERKIT_WARNINGS -Werror)
 endif()

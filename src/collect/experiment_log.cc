@@ -1,0 +1,84 @@
+#include "collect/experiment_log.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+
+#include "collect/launch.h"
+#include "common/text_escape.h"
+#include "common/version.h"
+#include "format/experiment_format.h"
+
+namespace erkit::collect {
+
+using common::quote_value;
+
+ExperimentLog::ExperimentLog(std::string dir) : dir_(std::move(dir)) {}
+
+void ExperimentLog::append(const std::string& line) {
+  std::string path = dir_ + "/" + format::kLogFile;
+  int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  std::string l = line + "\n";
+  ssize_t n = write(fd, l.data(), l.size());
+  (void)n;
+  close(fd);
+}
+
+void ExperimentLog::write_header(const Options& o, const LaunchContext& ctx) {
+  append(fmt::format("{} {}", format::kLogMagic, format::kFormatVersion));
+  std::string args;
+  for (size_t i = 1; i < o.target.size(); ++i) args += (i > 1 ? " " : "") + o.target[i];
+  append(fmt::format("0 collect version={} command={} target={} args={} cwd={}", ERKIT_VERSION,
+                     quote_value(ctx.command_line), quote_value(ctx.program_path), quote_value(args),
+                     quote_value(get_current_dir_name())));
+  append(fmt::format("0 setting name=clock interval_ns={}", o.clock_interval_ns));
+  append(fmt::format("0 setting name=sample interval_ms={}", o.sample_interval_ms));
+  append(fmt::format("0 setting name=heap on={}", o.heap_trace ? 1 : 0));
+  append(fmt::format("0 setting name=sync value={}", o.sync_trace));
+  append(fmt::format("0 setting name=io on={}", o.io_trace ? 1 : 0));
+  append(fmt::format("0 setting name=follow value={}", o.follow == 0 ? "off" : o.follow == 1 ? "on" : "all"));
+  append(fmt::format("0 setting name=archive value={}", o.archive));
+  append(fmt::format("0 setting name=limit mb={}", o.size_limit_mb));
+  {
+    std::string map = dir_ + "/" + format::kMapFile;
+    int fd = open(map.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      std::string l = fmt::format("{} {}\n", format::kMapMagic, format::kFormatVersion);
+      ssize_t n = write(fd, l.data(), l.size());
+      (void)n;
+      close(fd);
+    }
+  }
+  if (!o.comments.empty()) write_notes(o.comments);
+}
+
+void ExperimentLog::write_notes(const std::vector<std::string>& comments) {
+  std::string path = dir_ + "/" + format::kNotesFile;
+  int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  for (const auto& c : comments) {
+    std::string l = c + "\n";
+    ssize_t n = write(fd, l.data(), l.size());
+    (void)n;
+  }
+  close(fd);
+}
+
+void ExperimentLog::write_target_pid(pid_t pid) { append(fmt::format("0 target pid={}", pid)); }
+
+void ExperimentLog::write_end(int status) {
+  if (WIFEXITED(status)) {
+    append(fmt::format("0 end how=exit status={}", WEXITSTATUS(status)));
+  } else if (WIFSIGNALED(status)) {
+    append(fmt::format("0 end how=signal signal={} name={}{}", WTERMSIG(status), signal_name(WTERMSIG(status)),
+                       WCOREDUMP(status) ? " core=1" : ""));
+  } else {
+    append("0 end how=unknown");
+  }
+}
+
+}  // namespace erkit::collect

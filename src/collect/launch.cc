@@ -1,0 +1,155 @@
+#include "collect/launch.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+#include "collect/experiment_log.h"
+#include "common/version.h"
+
+extern char** environ;
+
+namespace erkit::collect {
+namespace {
+
+pid_t g_child = -1;
+
+void forward_signal(int sig) {
+  if (g_child > 0) kill(g_child, sig);
+}
+
+bool is_executable_file(const std::string& p) {
+  struct stat st;
+  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(p.c_str(), X_OK) == 0;
+}
+
+}  // namespace
+
+std::string resolve_program(const std::string& program, std::string* error) {
+  auto check = [&](const std::string& p) -> std::string {
+    struct stat st;
+    if (stat(p.c_str(), &st) != 0) return {};
+    if (!S_ISREG(st.st_mode)) {
+      *error = fmt::format("'{}' is not a regular file", p);
+      return {};
+    }
+    if (access(p.c_str(), X_OK) != 0) {
+      *error = fmt::format("'{}' is not executable", p);
+      return {};
+    }
+    return std::filesystem::absolute(p).lexically_normal().string();
+  };
+  if (program.find('/') != std::string::npos) {
+    std::string r = check(program);
+    if (r.empty() && error->empty()) *error = fmt::format("program '{}' not found", program);
+    return r;
+  }
+  const char* path = getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    std::string dir = dirs.substr(start, end - start);
+    if (dir.empty()) dir = ".";
+    std::string cand = dir + "/" + program;
+    if (is_executable_file(cand)) return std::filesystem::absolute(cand).lexically_normal().string();
+    start = end + 1;
+  }
+  *error = fmt::format("program '{}' not found in PATH", program);
+  return {};
+}
+
+std::string find_collector_library(std::string* error) {
+  if (const char* env = getenv("ERKIT_COLLECTOR_LIB"); env && *env) return env;
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) {
+    *error = "cannot locate the collect executable";
+    return {};
+  }
+  self[n] = 0;
+  std::filesystem::path bindir = std::filesystem::path(self).parent_path();
+  for (const char* rel : {"../lib", "../" ERKIT_INSTALL_LIBDIR, "../lib64"}) {
+    auto cand = (bindir / rel / "libcollector.so").lexically_normal();
+    if (std::filesystem::exists(cand)) return cand.string();
+  }
+  *error = fmt::format("libcollector.so not found next to {} (set ERKIT_COLLECTOR_LIB)", self);
+  return {};
+}
+
+std::string collector_params(const Options& o) {
+  std::string s = fmt::format("p={};L={};S={};H={};i={};F={}", o.clock_interval_ns,
+                              o.size_limit_mb * 1024 * 1024, o.sample_interval_ms, o.heap_trace ? 1 : 0,
+                              o.io_trace ? 1 : 0, o.follow);
+  if (o.sync_trace == "off") s += ";s=-1";
+  else if (o.sync_trace == "all") s += ";s=0";
+  else if (o.sync_trace == "on" || o.sync_trace == "calibrate") s += ";s=-2";
+  else s += fmt::format(";s={}", std::stoll(o.sync_trace) * 1000);
+  if (o.sample_signal) s += fmt::format(";l={}", o.sample_signal);
+  if (o.pause_signal) s += fmt::format(";y={};yr={}", o.pause_signal, o.pause_signal_resume ? 1 : 0);
+  return s;
+}
+
+int run_target(const Options& o, const LaunchContext& ctx, std::string* error) {
+  ExperimentLog log(ctx.experiment);
+  log.write_header(o, ctx);
+
+  std::string preload = ctx.collector_lib;
+  if (const char* old = getenv("LD_PRELOAD"); old && *old) preload += std::string(" ") + old;
+  std::string exp_abs = std::filesystem::absolute(ctx.experiment).lexically_normal().string();
+  std::string params = collector_params(o);
+
+  // SIGINT/SIGTERM reach the target (same process group for ^C); collect waits for it.
+  struct sigaction sa {};
+  sa.sa_handler = forward_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaction(s, &sa, nullptr);
+
+  pid_t pid = fork();
+  if (pid < 0) {
+    *error = fmt::format("fork failed: {}", std::strerror(errno));
+    return 1;
+  }
+  if (pid == 0) {
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) signal(s, SIG_DFL);
+    setenv("LD_PRELOAD", preload.c_str(), 1);
+    setenv("ERKIT_EXPERIMENT", exp_abs.c_str(), 1);
+    setenv("ERKIT_PARAMS", params.c_str(), 1);
+    setenv("ERKIT_PID", std::to_string(getpid()).c_str(), 1);
+    unsetenv("ERKIT_STARTED");
+    std::vector<char*> argv;
+    for (const auto& a : o.target) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(ctx.program_path.c_str(), argv.data());
+    fmt::print(stderr, "collect: cannot execute '{}': {}\n", ctx.program_path, std::strerror(errno));
+    _exit(127);
+  }
+  g_child = pid;
+  log.write_target_pid(pid);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      *error = fmt::format("waitpid failed: {}", std::strerror(errno));
+      return 1;
+    }
+  }
+  g_child = -1;
+  log.write_end(status);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+}  // namespace erkit::collect

@@ -1,0 +1,28 @@
+// Running the target under the collector: experiment directory, log header, environment,
+// fork/exec, waiting, and recording how the target ended.
+#pragma once
+#include <string>
+
+#include "collect/options.h"
+
+namespace erkit::collect {
+
+struct LaunchContext {
+  std::string collector_lib;   // absolute path of libcollector.so
+  std::string program_path;    // resolved target executable
+  std::string experiment;      // created directory
+  std::string command_line;    // collect's own argv, for the log
+};
+
+// Runs the target and returns collect's exit status (the target's, or 128+signal).
+int run_target(const Options& o, const LaunchContext& ctx, std::string* error);
+
+// Resolves `program` like execvp would. Empty on failure, with *error set.
+std::string resolve_program(const std::string& program, std::string* error);
+// Locates libcollector.so next to this collect binary (build tree or install prefix).
+std::string find_collector_library(std::string* error);
+
+// The environment parameter string for the collector (ERKIT_PARAMS).
+std::string collector_params(const Options& o);
+
+}  // namespace erkit::collect

@@ -1,0 +1,62 @@
+// collect's command line (seed-spec §3): parsed into Options, validated before anything runs.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace erkit::collect {
+
+struct Options {
+  // Data selection
+  bool clock_explicit = false;
+  uint64_t clock_interval_ns = 10007000;  // 0 = off
+  std::vector<std::string> hwc_counters;  // -h
+  std::string sync_trace = "off";         // -s
+  bool heap_trace = false;                // -H
+  bool mpi_trace = false;                 // -m
+  bool io_trace = false;                  // -i
+  int sample_interval_ms = 1000;          // -S, 0 = off
+  // Experiment control
+  int follow = 0;                         // -F: 0 off, 1 on, 2 all
+  std::string follow_regex;               // -F =regex
+  std::string java = "off";               // -j
+  std::string java_args;                  // -J
+  int sample_signal = 0;                  // -l
+  int pause_signal = 0;                   // -y
+  bool pause_signal_resume = false;       // -y sig,r
+  bool stop_after_exec = false;           // -x
+  // Output
+  std::string experiment_name;            // -o
+  std::string directory;                  // -d
+  std::string group;                      // -g
+  std::string archive = "on";             // -A
+  uint64_t size_limit_mb = 2000;          // -L, 0 = unlimited
+  std::string output_file;                // -O
+  // Other
+  std::vector<std::string> comments;      // -C
+  bool dry_run = false;                   // -n
+  bool print_readme = false;              // -R
+  bool version_only = false;              // -V
+  bool verbose = false;                   // -v
+  std::vector<std::string> warnings;      // printed before the run
+  // Target
+  std::vector<std::string> target;        // program and its arguments
+};
+
+struct ParseResult {
+  std::optional<Options> options;
+  std::string error;  // set when options is empty
+};
+
+ParseResult parse_options(const std::vector<std::string>& args);
+
+// "-p" values: off|on|lo[w]|hi[gh]|<float>[m|u]. Returns the interval in ns (0 = off) or nullopt.
+// `warning` receives the rounding message when the value was adjusted to the clock resolution.
+std::optional<uint64_t> parse_clock_interval(const std::string& v, uint64_t resolution_ns,
+                                             std::string* warning);
+// Signal by full name (SIGUSR1), short name (USR1) or number; 0 on error.
+int parse_signal(const std::string& v);
+std::string signal_name(int sig);
+
+}  // namespace erkit::collect

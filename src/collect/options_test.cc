@@ -1,0 +1,89 @@
+#include "collect/options.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+namespace erkit::collect {
+namespace {
+
+Options parse_ok(std::vector<std::string> a) {
+  auto r = parse_options(a);
+  EXPECT_TRUE(r.options) << r.error;
+  return r.options ? *r.options : Options{};
+}
+
+std::string parse_err(std::vector<std::string> a) {
+  auto r = parse_options(a);
+  EXPECT_FALSE(r.options);
+  return r.error;
+}
+
+TEST(ClockInterval, NamedValues) {
+  EXPECT_EQ(parse_clock_interval("on", 1000, nullptr), 10007000u);
+  EXPECT_EQ(parse_clock_interval("hi", 1000, nullptr), 997000u);
+  EXPECT_EQ(parse_clock_interval("high", 1000, nullptr), 997000u);
+  EXPECT_EQ(parse_clock_interval("lo", 1000, nullptr), 100003000u);
+  EXPECT_EQ(parse_clock_interval("low", 1000, nullptr), 100003000u);
+  EXPECT_EQ(parse_clock_interval("off", 1000, nullptr), 0u);
+}
+
+TEST(ClockInterval, ValuesAndUnits) {
+  EXPECT_EQ(parse_clock_interval("5", 1000, nullptr), 5000000u);
+  EXPECT_EQ(parse_clock_interval("2.5m", 1000, nullptr), 2500000u);
+  EXPECT_EQ(parse_clock_interval("500u", 1000, nullptr), 500000u);
+  EXPECT_EQ(parse_clock_interval("1.2345", 1000, nullptr), 1234000u);  // rounded down to 1 us
+  std::string w;
+  EXPECT_EQ(parse_clock_interval("0.1u", 1000, &w), 1000u);
+  EXPECT_FALSE(w.empty());
+  EXPECT_FALSE(parse_clock_interval("1001", 1000, nullptr));  // above 1 s
+  EXPECT_FALSE(parse_clock_interval("abc", 1000, nullptr));
+  EXPECT_FALSE(parse_clock_interval("-3", 1000, nullptr));
+}
+
+TEST(Signals, Names) {
+  EXPECT_EQ(parse_signal("SIGUSR1"), SIGUSR1);
+  EXPECT_EQ(parse_signal("usr2"), SIGUSR2);
+  EXPECT_EQ(parse_signal("10"), 10);
+  EXPECT_EQ(parse_signal("SIGNOPE"), 0);
+  EXPECT_EQ(signal_name(SIGUSR1), "SIGUSR1");
+}
+
+TEST(Options, DefaultsAndTarget) {
+  Options o = parse_ok({"./app", "-x", "1"});
+  EXPECT_EQ(o.clock_interval_ns, 10007000u);
+  ASSERT_EQ(o.target.size(), 3u);
+  EXPECT_EQ(o.target[1], "-x");  // options after the program belong to it
+}
+
+TEST(Options, Errors) {
+  EXPECT_NE(parse_err({"-o", "foo", "./app"}).find(".er"), std::string::npos);
+  EXPECT_NE(parse_err({"-g", "foo", "./app"}).find(".erg"), std::string::npos);
+  EXPECT_NE(parse_err({"-Q", "./app"}).find("unknown option"), std::string::npos);
+  EXPECT_NE(parse_err({"-l", "USR1", "-y", "SIGUSR1", "./app"}).find("different"), std::string::npos);
+  EXPECT_NE(parse_err({"-l", "SIGFOO", "./app"}).find("unknown signal"), std::string::npos);
+  EXPECT_NE(parse_err({"-p"}).find("needs an argument"), std::string::npos);
+  EXPECT_NE(parse_err({"-p", "on"}).find("no target"), std::string::npos);
+  EXPECT_NE(parse_err({"-J", "-Xmx1g", "./app"}).find("-J"), std::string::npos);
+}
+
+TEST(Options, HwcAloneTurnsClockOff) {
+  EXPECT_EQ(parse_ok({"-h", "cycles", "./app"}).clock_interval_ns, 0u);
+  EXPECT_EQ(parse_ok({"-h", "cycles", "-p", "on", "./app"}).clock_interval_ns, 10007000u);
+}
+
+TEST(Options, ManyOptions) {
+  Options o = parse_ok({"-p", "hi", "-S", "5", "-L", "unlimited", "-F", "all", "-y", "USR2,r", "-C", "a",
+                        "-C", "b", "-A", "copy", "./app"});
+  EXPECT_EQ(o.clock_interval_ns, 997000u);
+  EXPECT_EQ(o.sample_interval_ms, 5000);
+  EXPECT_EQ(o.size_limit_mb, 0u);
+  EXPECT_EQ(o.follow, 2);
+  EXPECT_EQ(o.pause_signal, SIGUSR2);
+  EXPECT_TRUE(o.pause_signal_resume);
+  EXPECT_EQ(o.comments.size(), 2u);
+  EXPECT_EQ(o.archive, "copy");
+}
+
+}  // namespace
+}  // namespace erkit::collect

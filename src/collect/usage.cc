@@ -1,0 +1,106 @@
+#include "collect/usage.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <fstream>
+
+#include "common/version.h"
+
+namespace erkit::collect {
+
+void print_usage(FILE* out) {
+  timespec res{};
+  clock_getres(CLOCK_THREAD_CPUTIME_ID, &res);
+  fmt::print(out,
+             "Usage: collect [collect-options] program [program-arguments]\n"
+             "erkit {} -- records a performance experiment of a program\n\n"
+             "Data selection:\n"
+             "  -p off|on|lo[w]|hi[gh]|<value>[m|u]  clock profiling (default on, about 10 ms)\n"
+             "  -h <counter>[,<interval>]...         hardware-counter profiling\n"
+             "  -s on|off|calibrate|all|<ms>         synchronization wait tracing\n"
+             "  -H on|off                            heap tracing\n"
+             "  -i on|off                            I/O tracing\n"
+             "  -m on|off                            MPI tracing\n"
+             "  -S on|off|<seconds>                  periodic samples (default 1 s)\n"
+             "Experiment control:\n"
+             "  -F off|on|all|=<regex>               follow descendant processes\n"
+             "  -j on|off|<path>, -J <java-args>     Java profiling\n"
+             "  -l <signal>                          record a sample when the signal arrives\n"
+             "  -y <signal>[,r]                      pause/resume recording with the signal\n"
+             "  -x                                   stop the target after exec (debugger attach)\n"
+             "Output:\n"
+             "  -o <name>.er   -d <directory>   -g <group>.erg   -A off|on|copy\n"
+             "  -L <MB>|unlimited|none   -O <file>\n"
+             "Other:\n"
+             "  -C <comment>   -n (dry run)   -R (README)   -V (version)   -v (verbose)\n\n",
+             ERKIT_VERSION);
+  fmt::print(out,
+             "Clock-profiling interval: default 10.007 ms (on), high 0.997 ms (hi), low 100.003 ms (lo);\n"
+             "  range {:.3f} ms - 1000 ms, rounded down to a multiple of 1 us. Samples are weighted by\n"
+             "  the thread's measured CPU time (thread CPU clock resolution {} ns).\n\n",
+             0.001, res.tv_nsec);
+  fmt::print(out,
+             "Hardware counters: none can be listed: this machine exposes no hardware performance\n"
+             "  monitoring unit to perf_event_open.\n");
+}
+
+void print_readme(FILE* out) {
+  fmt::print(out,
+             "erkit {}: collect records experiments; er_print analyses them.\n"
+             "  collect ./app args      records test.1.er (test.2.er next time)\n"
+             "  er_print -functions test.1.er\n"
+             "See the documentation in docs/ (docs/collect.md, docs/er_print.md).\n",
+             ERKIT_VERSION);
+}
+
+void print_dry_run(FILE* out, const Options& o, const LaunchContext& ctx, const std::string& experiment) {
+  fmt::print(out, "collect: dry run (-n); nothing is executed.\n");
+  fmt::print(out, "  Experiment:        {}\n", experiment);
+  if (!o.group.empty()) fmt::print(out, "  Group:             {}\n", o.group);
+  fmt::print(out, "  Target:            {}\n", ctx.program_path);
+  std::string args;
+  for (size_t i = 1; i < o.target.size(); ++i) args += " " + o.target[i];
+  fmt::print(out, "  Arguments:        {}\n", args.empty() ? " (none)" : args);
+  if (o.clock_interval_ns)
+    fmt::print(out, "  Clock profiling:   on, interval {:.3f} ms\n", double(o.clock_interval_ns) / 1e6);
+  else
+    fmt::print(out, "  Clock profiling:   off\n");
+  fmt::print(out, "  Periodic samples:  {}\n",
+             o.sample_interval_ms ? fmt::format("every {} s", o.sample_interval_ms / 1000) : "off");
+  fmt::print(out, "  Heap tracing:      {}\n", o.heap_trace ? "on" : "off");
+  fmt::print(out, "  Sync tracing:      {}\n", o.sync_trace);
+  fmt::print(out, "  I/O tracing:       {}\n", o.io_trace ? "on" : "off");
+  fmt::print(out, "  Descendants:       {}\n", o.follow == 0 ? "off" : o.follow == 1 ? "on" : "all");
+  fmt::print(out, "  Archiving:         {}\n", o.archive);
+  fmt::print(out, "  Data limit:        {}\n", o.size_limit_mb ? fmt::format("{} MB", o.size_limit_mb) : "unlimited");
+  fmt::print(out, "  Collector library: {}\n", ctx.collector_lib);
+}
+
+bool add_to_group(const std::string& group, const std::string& directory, const std::string& experiment,
+                  std::string* error) {
+  std::string path = group;
+  if (!group.empty() && group[0] != '/' && !directory.empty()) path = directory + "/" + group;
+  struct stat st;
+  bool exists = stat(path.c_str(), &st) == 0;
+  if (exists) {
+    std::ifstream in(path);
+    std::string first;
+    std::getline(in, first);
+    if (first != "#analyzer experiment group") {
+      *error = fmt::format("'{}' is not an experiment group (first line must be '#analyzer experiment group')", path);
+      return false;
+    }
+  }
+  std::ofstream out(path, std::ios::app);
+  if (!out) {
+    *error = fmt::format("cannot write experiment group '{}'", path);
+    return false;
+  }
+  if (!exists) out << "#analyzer experiment group\n";
+  out << experiment << "\n";
+  return true;
+}
+
+}  // namespace erkit::collect

@@ -1,0 +1,73 @@
+#include "collector/config_env.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+namespace erkit::collector {
+namespace {
+
+uint64_t parse_u64(const char* s) {
+  uint64_t v = 0;
+  while (*s >= '0' && *s <= '9') v = v * 10 + uint64_t(*s++ - '0');
+  return v;
+}
+
+// ERKIT_PARAMS is "key=value;key=value": p (clock ns), L (bytes), S (ms), H, i, s (us or -1),
+// F (0/1/2), l and y (signal numbers), yr (1: start recording with -y).
+void apply(Config* c, const char* key, size_t klen, const char* val) {
+  auto is = [&](const char* k) { return strlen(k) == klen && strncmp(key, k, klen) == 0; };
+  int64_t sign = 1;
+  if (*val == '-') {
+    sign = -1;
+    ++val;
+  }
+  uint64_t v = parse_u64(val);
+  if (is("p")) c->clock_interval_ns = v;
+  else if (is("L")) c->size_limit_bytes = v;
+  else if (is("S")) c->sample_interval_ms = int(v);
+  else if (is("H")) c->heap_trace = v != 0;
+  else if (is("i")) c->io_trace = v != 0;
+  else if (is("s")) c->sync_trace = int(sign * int64_t(v));
+  else if (is("F")) c->follow = int(v);
+  else if (is("l")) c->sample_signal = int(v);
+  else if (is("y")) c->pause_signal = int(v);
+  else if (is("yr")) c->pause_signal_starts_recording = v != 0;
+}
+
+}  // namespace
+
+bool config_from_env(Config* c) {
+  const char* dir = getenv(kEnvExperiment);
+  if (!dir || !*dir || strlen(dir) >= sizeof c->experiment_dir) return false;
+  // Only the process collect started records into this experiment; descendants (another pid)
+  // and images exec'd by it (marked started) are handled by the descendant rules, never by
+  // writing over the founder's files.
+  const char* pid = getenv(kEnvPid);
+  const char* started = getenv(kEnvStarted);
+  if (!pid || int(parse_u64(pid)) != int(getpid()) || (started && *started)) return false;
+  memset(c, 0, sizeof *c);
+  strcpy(c->experiment_dir, dir);
+  c->clock_interval_ns = 10007000;
+  c->size_limit_bytes = 2000ull * 1024 * 1024;
+  c->sample_interval_ms = 1000;
+  c->sync_trace = -1;
+  const char* p = getenv(kEnvParams);
+  while (p && *p) {
+    const char* end = strchr(p, ';');
+    size_t len = end ? size_t(end - p) : strlen(p);
+    const char* eq = static_cast<const char*>(memchr(p, '=', len));
+    if (eq) {
+      char val[64];
+      size_t vl = len - size_t(eq + 1 - p);
+      if (vl >= sizeof val) vl = sizeof val - 1;
+      memcpy(val, eq + 1, vl);
+      val[vl] = 0;
+      apply(c, p, size_t(eq - p), val);
+    }
+    p = end ? end + 1 : nullptr;
+  }
+  return true;
+}
+
+}  // namespace erkit::collector

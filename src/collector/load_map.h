@@ -1,0 +1,8 @@
+// The load-object map: which objects are mapped where, and when. Written at start and after
+// every dlopen/dlclose by comparing the loader's list with the last one recorded.
+// Not signal-safe.
+#pragma once
+
+namespace erkit::collector {
+void load_map_refresh();
+}  // namespace erkit::collector

@@ -1,0 +1,9 @@
+// Commands that describe the experiments rather than metrics: header, experiment_list,
+// thread_list, outfile/appendfile.
+#pragma once
+#include <vector>
+
+namespace erkit::erprint {
+struct Command;
+void add_info_commands(std::vector<Command>& table);
+}  // namespace erkit::erprint

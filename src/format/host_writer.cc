@@ -1,0 +1,147 @@
+#include "format/host_writer.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <unordered_set>
+
+#include "format/record_descriptors.h"
+
+namespace erkit::format {
+
+struct HostExperimentWriter::File {
+  std::string path;
+  DataKind kind;
+  std::vector<char> block;  // current block
+  uint32_t used = 0;
+  FILE* fp = nullptr;
+};
+
+namespace {
+
+uint64_t hash_stack(const std::vector<uint64_t>& pcs) {
+  uint64_t h = 0xcbf29ce484222325ull ^ pcs.size();
+  for (uint64_t pc : pcs) {
+    h ^= pc;
+    h *= 0x100000001b3ull;
+    h ^= h >> 29;
+  }
+  h ^= h >> 32;
+  return h < 16 ? h + 16 : h;
+}
+
+}  // namespace
+
+HostExperimentWriter::HostExperimentWriter(std::string dir) : dir_(std::move(dir)) {
+  if (mkdir(dir_.c_str(), 0755) != 0) {
+    ok_ = false;
+    error_ = "cannot create " + dir_ + ": " + std::strerror(errno);
+    return;
+  }
+  std::ofstream(dir_ + "/" + kLogFile) << kLogMagic << " " << kFormatVersion << "\n";
+  std::ofstream(dir_ + "/" + kMapFile) << kMapMagic << " " << kFormatVersion << "\n";
+  for (uint32_t k = 0; k < uint32_t(DataKind::kCount); ++k) {
+    auto* f = new File;
+    f->path = dir_ + "/" + kDataFileNames[k];
+    f->kind = DataKind(k);
+    f->block.assign(kBlockSize, 0);
+    f->fp = std::fopen(f->path.c_str(), "wb");
+    if (!f->fp) {
+      ok_ = false;
+      error_ = "cannot create " + f->path;
+    } else {
+      FileHeader h;
+      std::memset(&h, 0, sizeof h);
+      std::memcpy(h.magic, kFileMagic, sizeof h.magic);
+      h.format_version = kFormatVersion;
+      h.header_size = kHeaderSize;
+      h.block_size = kBlockSize;
+      h.data_kind = k;
+      h.endian_check = kEndianCheck;
+      std::strncpy(h.descriptor, record_descriptor_text(DataKind(k)), sizeof h.descriptor - 1);
+      std::fwrite(&h, sizeof h, 1, f->fp);
+    }
+    files_.push_back(f);
+  }
+}
+
+HostExperimentWriter::~HostExperimentWriter() {
+  finish();
+  for (File* f : files_) delete f;
+}
+
+void HostExperimentWriter::log_line(const std::string& line) {
+  std::ofstream(dir_ + "/" + kLogFile, std::ios::app) << line << "\n";
+}
+
+void HostExperimentWriter::map_line(const std::string& line) {
+  std::ofstream(dir_ + "/" + kMapFile, std::ios::app) << line << "\n";
+}
+
+void HostExperimentWriter::load_object(const std::string& path, uint64_t bias, uint64_t lo, uint64_t hi,
+                                       const std::string& build_id, uint64_t tstamp_ns) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, " bias=0x%llx lo=0x%llx hi=0x%llx buildid=%s", (unsigned long long)bias,
+                (unsigned long long)lo, (unsigned long long)hi, build_id.empty() ? "-" : build_id.c_str());
+  std::string quoted = "\"";
+  for (char c : path) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  quoted += '"';
+  map_line(std::to_string(tstamp_ns) + " load path=" + quoted + buf);
+}
+
+void HostExperimentWriter::append(DataKind kind, uint32_t rec_kind, const void* rec, uint32_t size) {
+  File* f = files_[uint32_t(kind)];
+  if (!f->fp) return;
+  if (f->used + size > kBlockSize) {
+    std::fwrite(f->block.data(), 1, kBlockSize, f->fp);
+    std::fill(f->block.begin(), f->block.end(), 0);
+    f->used = 0;
+  }
+  char* dst = f->block.data() + f->used;
+  std::memcpy(dst, rec, size);
+  uint32_t word = make_record_word(rec_kind, size);
+  std::memcpy(dst, &word, 4);
+  f->used += size;
+}
+
+uint64_t HostExperimentWriter::stack(const std::vector<uint64_t>& pcs) {
+  uint64_t id = hash_stack(pcs);
+  if (std::find(written_stacks_.begin(), written_stacks_.end(), id) != written_stacks_.end()) return id;
+  written_stacks_.push_back(id);
+  std::vector<char> buf(sizeof(StackRecord) + pcs.size() * 8, 0);
+  StackRecord h{};
+  h.nframes = uint32_t(pcs.size());
+  h.id = id;
+  std::memcpy(buf.data(), &h, sizeof h);
+  std::memcpy(buf.data() + sizeof h, pcs.data(), pcs.size() * 8);
+  append(DataKind::kStacks, kRecStack, buf.data(), uint32_t(buf.size()));
+  return id;
+}
+
+void HostExperimentWriter::clock_sample(const ClockSampleRecord& r) {
+  append(DataKind::kProfile, kRecClockSample, &r, sizeof r);
+}
+void HostExperimentWriter::overview_sample(const OverviewSampleRecord& r) {
+  append(DataKind::kOverview, kRecOverviewSample, &r, sizeof r);
+}
+void HostExperimentWriter::heap_event(const HeapEventRecord& r) { append(DataKind::kHeap, kRecHeapEvent, &r, sizeof r); }
+void HostExperimentWriter::sync_event(const SyncEventRecord& r) { append(DataKind::kSync, kRecSyncEvent, &r, sizeof r); }
+void HostExperimentWriter::io_event(const IoEventRecord& r) { append(DataKind::kIo, kRecIoEvent, &r, sizeof r); }
+
+void HostExperimentWriter::finish() {
+  for (File* f : files_) {
+    if (!f->fp) continue;
+    if (f->used) std::fwrite(f->block.data(), 1, kBlockSize, f->fp);
+    std::fclose(f->fp);
+    f->fp = nullptr;
+    f->used = 0;
+  }
+}
+
+}  // namespace erkit::format

@@ -1,0 +1,50 @@
+// Writing experiments from analysis-side code (synthetic experiments for tests and benchmarks,
+// imports from other tools) with the same on-disk layout the collector produces.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "format/experiment_format.h"
+
+namespace erkit::format {
+
+class HostExperimentWriter {
+ public:
+  // Creates the directory (must not exist) and the log/map headers.
+  explicit HostExperimentWriter(std::string dir);
+  ~HostExperimentWriter();
+  HostExperimentWriter(const HostExperimentWriter&) = delete;
+  HostExperimentWriter& operator=(const HostExperimentWriter&) = delete;
+
+  bool ok() const { return ok_; }
+  const std::string& error() const { return error_; }
+
+  // Appends a raw line ("<tstamp> <event> k=v ...") to the log or the map.
+  void log_line(const std::string& line);
+  void map_line(const std::string& line);
+  void load_object(const std::string& path, uint64_t bias, uint64_t lo, uint64_t hi,
+                   const std::string& build_id = "-", uint64_t tstamp_ns = 0);
+
+  // Writes the stack once per id; returns its id (a hash of the pcs).
+  uint64_t stack(const std::vector<uint64_t>& pcs_leaf_first);
+  void clock_sample(const ClockSampleRecord& r);
+  void overview_sample(const OverviewSampleRecord& r);
+  void heap_event(const HeapEventRecord& r);
+  void sync_event(const SyncEventRecord& r);
+  void io_event(const IoEventRecord& r);
+
+  // Flushes every data file (also done by the destructor).
+  void finish();
+
+ private:
+  struct File;
+  void append(DataKind kind, uint32_t rec_kind, const void* rec, uint32_t size);
+  std::string dir_;
+  bool ok_ = true;
+  std::string error_;
+  std::vector<File*> files_;
+  std::vector<uint64_t> written_stacks_;
+};
+
+}  // namespace erkit::format

@@ -1,0 +1,51 @@
+// Self-description written into each data file's header: which record kinds the file holds,
+// their sizes and field offsets. Readers check it against their own compiled-in layout and
+// refuse (with a clear message) a file whose layout differs. Freestanding.
+#pragma once
+#include "format/experiment_format.h"
+
+namespace erkit::format {
+
+inline constexpr const char* kStackDescriptor =
+    "1 stack 0 word:u32@0 nframes:u32@4 id:u64@8 pcs:u64[]@16\n";
+inline constexpr const char* kClockDescriptor =
+    "2 clock_sample 88 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
+    "flags:u32@28 ns:u64[7]@32\n";
+inline constexpr const char* kOverviewDescriptor =
+    "3 overview_sample 184 word:u32@0 reason:u32@4 tstamp_ns:u64@8 number:u32@16 nthreads:u32@20 "
+    "utime_ns:i64@24 stime_ns:i64@32 minflt:i64@40 majflt:i64@48 nvcsw:i64@56 nivcsw:i64@64 "
+    "inblock:i64@72 oublock:i64@80 maxrss_kb:i64@88 rss_kb:i64@96 read_bytes:i64@104 "
+    "write_bytes:i64@112 label:char[64]@120\n";
+inline constexpr const char* kHeapDescriptor =
+    "4 heap_event 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 op:u32@24 "
+    "size:u64@32 address:u64@40 old_address:u64@48\n";
+inline constexpr const char* kSyncDescriptor =
+    "5 sync_event 48 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 op:u32@24 "
+    "wait_ns:u64@32 object:u64@40\n";
+inline constexpr const char* kIoDescriptor =
+    "6 io_event 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 op:u32@24 fd:i32@28 "
+    "duration_ns:u64@32 bytes:i64@40 file_id:u32@48\n";
+inline constexpr const char* kHwcDescriptor = "7 hwc_event 0 reserved\n";
+
+inline constexpr const char* record_descriptor_text(DataKind k) {
+  switch (k) {
+    case DataKind::kStacks: return kStackDescriptor;
+    case DataKind::kProfile: return kClockDescriptor;
+    case DataKind::kOverview: return kOverviewDescriptor;
+    case DataKind::kHeap: return kHeapDescriptor;
+    case DataKind::kSync: return kSyncDescriptor;
+    case DataKind::kIo: return kIoDescriptor;
+    case DataKind::kHwc: return kHwcDescriptor;
+    case DataKind::kCount: break;
+  }
+  return "";
+}
+
+static_assert(offsetof(ClockSampleRecord, ns) == 32);
+static_assert(sizeof(OverviewSampleRecord) == 184);
+static_assert(offsetof(OverviewSampleRecord, label) == 120);
+static_assert(sizeof(HeapEventRecord) == 56);
+static_assert(sizeof(SyncEventRecord) == 48);
+static_assert(sizeof(IoEventRecord) == 56);
+
+}  // namespace erkit::format

@@ -1,0 +1,107 @@
+#include "model/event_source.h"
+
+#include <cstring>
+#include <unordered_map>
+
+namespace erkit::model {
+namespace {
+
+void clock_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
+  EventRecord ev;
+  for (const auto& s : e.clock) {
+    std::memset(ev.values, 0, sizeof ev.values);
+    ev.tstamp_ns = s.tstamp_ns;
+    ev.stack_id = s.stack_id;
+    ev.tid = s.tid;
+    ev.cpu = s.cpu;
+    int64_t total = 0;
+    for (uint32_t m = 0; m < format::kMsCount; ++m) {
+      ev.values[m] = int64_t(s.ns[m]);  // microstate order equals the first metric indices
+      total += int64_t(s.ns[m]);
+    }
+    ev.values[kTotal] = total;
+    if (s.flags & format::kClockFlagMainThread) ev.values[kWall] = total;
+    fn(ev);
+  }
+}
+
+void heap_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
+  // Live allocations by address, to find the ones never freed.
+  std::unordered_map<uint64_t, size_t> live;
+  for (size_t i = 0; i < e.heap.size(); ++i) {
+    const auto& h = e.heap[i];
+    if (h.op == format::kHeapFree || h.op == format::kHeapMunmap || h.op == format::kHeapRealloc) {
+      uint64_t freed = h.op == format::kHeapRealloc ? h.old_address : h.address;
+      if (freed) live.erase(freed);
+    }
+    if ((h.op == format::kHeapMalloc || h.op == format::kHeapRealloc || h.op == format::kHeapMmap) && h.address)
+      live[h.address] = i;
+  }
+  std::vector<bool> leaked(e.heap.size(), false);
+  for (const auto& [addr, i] : live) leaked[i] = true;
+  EventRecord ev;
+  for (size_t i = 0; i < e.heap.size(); ++i) {
+    const auto& h = e.heap[i];
+    if (h.op != format::kHeapMalloc && h.op != format::kHeapRealloc && h.op != format::kHeapMmap) continue;
+    std::memset(ev.values, 0, sizeof ev.values);
+    ev.tstamp_ns = h.tstamp_ns;
+    ev.stack_id = h.stack_id;
+    ev.tid = h.tid;
+    ev.cpu = -1;
+    ev.values[kAlloc] = 1;
+    ev.values[kBalloc] = int64_t(h.size);
+    if (leaked[i]) {
+      ev.values[kLeak] = 1;
+      ev.values[kBleak] = int64_t(h.size);
+    }
+    fn(ev);
+  }
+}
+
+void sync_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
+  EventRecord ev;
+  for (const auto& s : e.sync) {
+    std::memset(ev.values, 0, sizeof ev.values);
+    ev.tstamp_ns = s.tstamp_ns;
+    ev.stack_id = s.stack_id;
+    ev.tid = s.tid;
+    ev.cpu = -1;
+    ev.values[kSync] = int64_t(s.wait_ns);
+    ev.values[kSyncN] = 1;
+    fn(ev);
+  }
+}
+
+void io_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
+  EventRecord ev;
+  for (const auto& s : e.io) {
+    std::memset(ev.values, 0, sizeof ev.values);
+    ev.tstamp_ns = s.tstamp_ns;
+    ev.stack_id = s.stack_id;
+    ev.tid = s.tid;
+    ev.cpu = -1;
+    ev.values[kIoTime] = int64_t(s.duration_ns);
+    int64_t bytes = s.bytes > 0 ? s.bytes : 0;
+    if (s.op == format::kIoRead) {
+      ev.values[kIoReadBytes] = bytes;
+      ev.values[kIoReadCount] = 1;
+    } else if (s.op == format::kIoWrite) {
+      ev.values[kIoWriteBytes] = bytes;
+      ev.values[kIoWriteCount] = 1;
+    } else {
+      ev.values[kIoOtherCount] = 1;
+    }
+    fn(ev);
+  }
+}
+
+}  // namespace
+
+void for_each_event(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
+  clock_events(e, fn);
+  heap_events(e, fn);
+  sync_events(e, fn);
+  io_events(e, fn);
+}
+
+}  // namespace erkit::model

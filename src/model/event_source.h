@@ -1,0 +1,23 @@
+// A uniform view of every data kind's events: who, when, which stack, and the metric values
+// each event contributes. Heap leaks are derived here: an allocation never freed by the end
+// of the recording contributes leak and bleak at its allocation stack.
+#pragma once
+#include <cstdint>
+#include <functional>
+
+#include "model/metric_defs.h"
+#include "reader/experiment.h"
+
+namespace erkit::model {
+
+struct EventRecord {
+  uint64_t tstamp_ns;
+  uint64_t stack_id;
+  uint32_t tid;
+  int32_t cpu;
+  int64_t values[kMetricCount];
+};
+
+void for_each_event(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn);
+
+}  // namespace erkit::model

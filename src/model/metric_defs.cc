@@ -1,0 +1,44 @@
+#include "model/metric_defs.h"
+
+namespace erkit::model {
+
+const std::vector<MetricDef>& metric_defs() {
+  using U = MetricUnit;
+  using S = MetricSource;
+  static const std::vector<MetricDef> defs = {
+      {"user", "User CPU Time", "User CPU", U::Nanoseconds, S::Clock},
+      {"system", "System CPU Time", "Sys. CPU", U::Nanoseconds, S::Clock},
+      {"wait", "Wait CPU Time", "Wait CPU", U::Nanoseconds, S::Clock},
+      {"lock", "User Lock Time", "User Lock", U::Nanoseconds, S::Clock},
+      {"text", "Text Page Fault Time", "Text Fault", U::Nanoseconds, S::Clock},
+      {"data", "Data Page Fault Time", "Data Fault", U::Nanoseconds, S::Clock},
+      {"owait", "Other Wait Time", "Other Wait", U::Nanoseconds, S::Clock},
+      {"total", "Total Thread Time", "Total Time", U::Nanoseconds, S::Clock},
+      {"wall", "Wall Clock Time", "Wall", U::Nanoseconds, S::Clock},
+      {"alloc", "Allocations", "Allocs", U::Count, S::Heap},
+      {"balloc", "Bytes Allocated", "Bytes Alloc", U::Bytes, S::Heap},
+      {"leak", "Leaks", "Leaks", U::Count, S::Heap},
+      {"bleak", "Bytes Leaked", "Bytes Leaked", U::Bytes, S::Heap},
+      {"sync", "Sync Wait Time", "Sync Wait", U::Nanoseconds, S::Sync},
+      {"syncn", "Sync Wait Count", "Sync Waits", U::Count, S::Sync},
+      {"iotime", "I/O Time", "I/O Time", U::Nanoseconds, S::Io},
+      {"ioreadbytes", "Read Bytes", "Read Bytes", U::Bytes, S::Io},
+      {"iowritebytes", "Write Bytes", "Write Bytes", U::Bytes, S::Io},
+      {"ioreadcnt", "Read Count", "Reads", U::Count, S::Io},
+      {"iowritecnt", "Write Count", "Writes", U::Count, S::Io},
+      {"ioothercnt", "Other I/O Count", "Other I/O", U::Count, S::Io},
+  };
+  return defs;
+}
+
+const MetricDef& metric_def(uint32_t index) { return metric_defs().at(index); }
+
+uint32_t metric_index(const std::string& name) {
+  std::string n = name == "unlock" ? "lock" : name;
+  const auto& d = metric_defs();
+  for (uint32_t i = 0; i < d.size(); ++i)
+    if (d[i].name == n) return i;
+  return kMetricCount;
+}
+
+}  // namespace erkit::model

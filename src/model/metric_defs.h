@@ -1,0 +1,38 @@
+// The metrics erkit computes from recorded events (seed-spec table 6-3 names), their display
+// names and units, and which data kind each comes from. Values are kept as exact integers
+// (nanoseconds, bytes, counts); views convert to seconds.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace erkit::model {
+
+enum class MetricUnit : uint8_t { Nanoseconds, Bytes, Count };
+enum class MetricSource : uint8_t { Clock, Heap, Sync, Io, Hwc };
+
+struct MetricDef {
+  std::string name;     // er_print keyword: user, system, ...
+  std::string display;  // "User CPU Time"
+  std::string short_display;  // column header, e.g. "User CPU"
+  MetricUnit unit;
+  MetricSource source;
+};
+
+// Indices into the value vector of every event and aggregate.
+enum MetricIndex : uint32_t {
+  kUser = 0, kSystem, kWaitCpu, kLock, kTextFault, kDataFault, kOtherWait, kTotal, kWall,
+  kAlloc, kBalloc, kLeak, kBleak,
+  kSync, kSyncN,
+  kIoTime, kIoReadBytes, kIoWriteBytes, kIoReadCount, kIoWriteCount, kIoOtherCount,
+  kMetricCount
+};
+
+const std::vector<MetricDef>& metric_defs();
+const MetricDef& metric_def(uint32_t index);
+// Index of a metric by er_print name (aliases accepted), or kMetricCount if unknown.
+uint32_t metric_index(const std::string& name);
+
+using MetricValues = std::vector<int64_t>;  // size kMetricCount
+
+}  // namespace erkit::model

@@ -1,0 +1,188 @@
+#include "model/profile.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "model/event_source.h"
+#include "model/filter/filter.h"
+
+namespace erkit::model {
+
+Profile::Profile() : resolver_(std::make_unique<StackResolver>(funcs_, sym_cache_)) {}
+Profile::~Profile() = default;
+
+uint32_t Profile::add_experiment(reader::Experiment e) {
+  exps_.push_back(std::move(e));
+  computed_ = edges_computed_ = false;
+  // Symbolise every stack now, so the function table is complete before filters bind names.
+  uint32_t x = uint32_t(exps_.size() - 1);
+  const reader::Experiment& ex = exps_.back();
+  for_each_event(ex, [&](const EventRecord& ev) { resolver_->resolve(x, ex, ev.stack_id, ev.tstamp_ns); });
+  return x + 1;
+}
+
+void Profile::set_event_filter(EventPredicate pred, bool needs_stack_funcs) {
+  pred_ = std::move(pred);
+  pred_needs_stack_ = needs_stack_funcs;
+  computed_ = edges_computed_ = false;
+}
+
+std::vector<uint32_t> Profile::available_metrics() const {
+  bool clock = false, heap = false, sync = false, io = false;
+  for (const auto& e : exps_) {
+    clock |= !e.clock.empty() || e.log.clock_interval_ns != 0;
+    heap |= !e.heap.empty() || (e.log.settings.count("heap") && e.log.settings.at("heap").count("on") &&
+                                   e.log.settings.at("heap").at("on") == "1");
+    sync |= !e.sync.empty();
+    io |= !e.io.empty();
+  }
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < kMetricCount; ++i) {
+    switch (metric_def(i).source) {
+      case MetricSource::Clock: if (clock) out.push_back(i); break;
+      case MetricSource::Heap: if (heap) out.push_back(i); break;
+      case MetricSource::Sync: if (sync) out.push_back(i); break;
+      case MetricSource::Io: if (io) out.push_back(i); break;
+      case MetricSource::Hwc: break;
+    }
+  }
+  return out;
+}
+
+uint32_t Profile::sample_at(uint32_t exp, uint64_t t) const {
+  const auto& s = exps_[exp].samples;
+  // Sample n covers (time of sample n-1, time of sample n].
+  auto it = std::lower_bound(s.begin(), s.end(), t,
+                             [](const reader::OverviewSample& a, uint64_t v) { return a.rec.tstamp_ns < v; });
+  if (it == s.end()) return s.empty() ? 0 : s.back().rec.number + 1;
+  return it->rec.number;
+}
+
+void Profile::compute() {
+  if (computed_) return;
+  aggs_.clear();
+  std::unordered_map<uint64_t, uint32_t> index;  // (exp, stack id) -> aggs_ slot
+  for (uint32_t x = 0; x < exps_.size(); ++x) {
+    const reader::Experiment& e = exps_[x];
+    for_each_event(e, [&](const EventRecord& ev) {
+      const ResolvedStack& rs = resolver_->resolve(x, e, ev.stack_id, ev.tstamp_ns);
+      if (pred_) {
+        filter::EventView v;
+        v.expid = x + 1;
+        v.pid = uint32_t(e.log.pid);
+        v.thrid = v.lwpid = ev.tid;
+        v.cpuid = ev.cpu;
+        v.tstamp_ns = ev.tstamp_ns;
+        v.sample = sample_at(x, ev.tstamp_ns);
+        if (pred_needs_stack_) v.stack_funcs = rs.funcs;
+        if (!pred_(v)) return;
+      }
+      uint64_t key = (uint64_t(x) << 56) ^ ev.stack_id;
+      auto [it, inserted] = index.try_emplace(key, uint32_t(aggs_.size()));
+      if (inserted) {
+        StackAggregate a{x, &rs, {}};
+        aggs_.push_back(a);
+      }
+      StackAggregate& a = aggs_[it->second];
+      for (uint32_t m = 0; m < kMetricCount; ++m) a.values[m] += ev.values[m];
+    });
+  }
+  // Function metrics: exclusive at the leaf, inclusive once per function per stack.
+  size_t nf = funcs_.size();
+  fm_.excl.assign(nf, {});
+  fm_.incl.assign(nf, {});
+  totals_ = {};
+  std::vector<uint32_t> stamp(nf, UINT32_MAX);
+  for (uint32_t ai = 0; ai < aggs_.size(); ++ai) {
+    const StackAggregate& a = aggs_[ai];
+    for (uint32_t m = 0; m < kMetricCount; ++m) totals_[m] += a.values[m];
+    FuncId leaf = a.stack->frames.front().func;
+    for (uint32_t m = 0; m < kMetricCount; ++m) fm_.excl[leaf][m] += a.values[m];
+    for (const FrameRef& fr : a.stack->frames) {
+      if (stamp[fr.func] == ai) continue;
+      stamp[fr.func] = ai;
+      for (uint32_t m = 0; m < kMetricCount; ++m) fm_.incl[fr.func][m] += a.values[m];
+    }
+  }
+  fm_.excl[funcs_.total()] = totals_;
+  fm_.incl[funcs_.total()] = totals_;
+  computed_ = true;
+  edges_computed_ = false;
+}
+
+void Profile::compute_edges() {
+  compute();
+  if (edges_computed_) return;
+  // (center << 32 | other) -> attributed values
+  std::unordered_map<uint64_t, std::array<int64_t, kMetricCount>> caller_edges, callee_edges;
+  auto add = [](auto& map, FuncId center, FuncId other, const int64_t* v) {
+    auto& dst = map[(uint64_t(center) << 32) | other];
+    for (uint32_t m = 0; m < kMetricCount; ++m) dst[m] += v[m];
+  };
+  std::vector<uint32_t> stamp(funcs_.size(), UINT32_MAX);
+  for (uint32_t ai = 0; ai < aggs_.size(); ++ai) {
+    const StackAggregate& a = aggs_[ai];
+    const auto& fr = a.stack->frames;
+    // <Total> calls the outermost frame.
+    add(callee_edges, funcs_.total(), fr.back().func, a.values);
+    // Frames are leaf first, so the first sighting of a function is its innermost occurrence:
+    // the one that receives the event (recursion is counted once, seed-spec §6.2).
+    for (size_t k = 0; k < fr.size(); ++k) {
+      FuncId f = fr[k].func;
+      if (stamp[f] == ai) continue;
+      stamp[f] = ai;
+      FuncId caller = k + 1 < fr.size() ? fr[k + 1].func : funcs_.total();
+      add(caller_edges, f, caller, a.values);
+      if (k > 0) add(callee_edges, f, fr[k - 1].func, a.values);
+    }
+  }
+  auto split = [](const auto& map, std::unordered_map<FuncId, std::vector<Edge>>& out) {
+    out.clear();
+    for (const auto& [key, vals] : map) {
+      Edge e;
+      e.other = FuncId(key & 0xffffffffu);
+      std::copy(vals.begin(), vals.end(), e.values);
+      out[FuncId(key >> 32)].push_back(e);
+    }
+  };
+  split(caller_edges, callers_of_);
+  split(callee_edges, callees_of_);
+  edges_computed_ = true;
+}
+
+const std::vector<StackAggregate>& Profile::aggregates() {
+  compute();
+  return aggs_;
+}
+
+const FunctionMetrics& Profile::function_metrics() {
+  compute();
+  return fm_;
+}
+
+const std::array<int64_t, kMetricCount>& Profile::totals() {
+  compute();
+  return totals_;
+}
+
+CallersCallees Profile::callers_callees(FuncId f) {
+  compute_edges();
+  CallersCallees cc;
+  cc.center = f;
+  if (auto it = callers_of_.find(f); it != callers_of_.end()) cc.callers = it->second;
+  if (auto it = callees_of_.find(f); it != callees_of_.end()) cc.callees = it->second;
+  return cc;
+}
+
+std::vector<FuncId> Profile::functions_with_data() {
+  compute();
+  std::vector<FuncId> out;
+  for (FuncId f = 0; f < funcs_.size(); ++f) {
+    bool any = false;
+    for (uint32_t m = 0; m < kMetricCount && !any; ++m) any = fm_.incl[f][m] != 0;
+    if (any) out.push_back(f);
+  }
+  return out;
+}
+
+}  // namespace erkit::model

@@ -1,0 +1,91 @@
+// The analysis model: events of every loaded experiment, filtered, aggregated by distinct
+// call stack, and the function-level metrics (exclusive, inclusive, attributed) derived from
+// those aggregates. Work is linear in the number of distinct stacks times their depth, not in
+// events times depth; every view is a pure function of this model.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/function_table.h"
+#include "model/metric_defs.h"
+#include "model/stack_resolver.h"
+#include "reader/experiment.h"
+
+namespace erkit::filter {
+struct EventView;
+}
+
+namespace erkit::model {
+
+// One distinct (experiment, stack) with its summed metric values.
+struct StackAggregate {
+  uint32_t exp;
+  const ResolvedStack* stack;
+  int64_t values[kMetricCount];
+};
+
+struct FunctionMetrics {
+  std::vector<std::array<int64_t, kMetricCount>> excl, incl;  // indexed by FuncId
+};
+
+struct Edge {
+  FuncId other;
+  int64_t values[kMetricCount];
+};
+
+struct CallersCallees {
+  FuncId center;
+  std::vector<Edge> callers;  // attributed values of each caller edge
+  std::vector<Edge> callees;
+};
+
+using EventPredicate = std::function<bool(const filter::EventView&)>;
+
+class Profile {
+ public:
+  Profile();
+  ~Profile();
+  // Takes ownership of an opened experiment; returns its 1-based EXPID.
+  uint32_t add_experiment(reader::Experiment e);
+  const std::vector<reader::Experiment>& experiments() const { return exps_; }
+
+  // Events for which pred returns false are left out (null: keep all). Invalidates results.
+  void set_event_filter(EventPredicate pred, bool needs_stack_funcs);
+
+  // Metrics that have data in the loaded experiments.
+  std::vector<uint32_t> available_metrics() const;
+
+  const FunctionTable& functions() const { return funcs_; }
+  const StackResolver& resolver() const { return *resolver_; }
+  const std::vector<StackAggregate>& aggregates();
+  const FunctionMetrics& function_metrics();
+  const std::array<int64_t, kMetricCount>& totals();
+  CallersCallees callers_callees(FuncId f);
+  // Functions with any non-zero inclusive value.
+  std::vector<FuncId> functions_with_data();
+  // The sample number (1-based) of experiment exp containing time t, 0 if none.
+  uint32_t sample_at(uint32_t exp, uint64_t t) const;
+
+ private:
+  void compute();
+  void compute_edges();
+
+  std::vector<reader::Experiment> exps_;
+  FunctionTable funcs_;
+  symbols::SymbolCache sym_cache_;
+  std::unique_ptr<StackResolver> resolver_;
+  EventPredicate pred_;
+  bool pred_needs_stack_ = false;
+  bool computed_ = false, edges_computed_ = false;
+  std::vector<StackAggregate> aggs_;
+  FunctionMetrics fm_;
+  std::array<int64_t, kMetricCount> totals_{};
+  std::unordered_map<FuncId, std::vector<Edge>> callers_of_, callees_of_;
+};
+
+}  // namespace erkit::model

@@ -1,0 +1,151 @@
+#include "model/stack_resolver.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "format/experiment_format.h"
+
+namespace erkit::model {
+namespace {
+
+bool is_collector_object(const std::string& path) {
+  size_t slash = path.rfind('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  return base == "libcollector.so";
+}
+
+}  // namespace
+
+StackResolver::StackResolver(FunctionTable& funcs, symbols::SymbolCache& cache) : funcs_(funcs), cache_(cache) {
+  files_.push_back("");
+  lines_.push_back({0, 0});
+  pcs_.push_back({kNoObject, 0, funcs_.unknown()});
+}
+
+uint32_t StackResolver::intern_pc(ObjId obj, uint64_t vaddr, FuncId func) {
+  uint64_t key = (uint64_t(obj) << 48) ^ vaddr;
+  auto [it, inserted] = pc_index_.try_emplace(key, uint32_t(pcs_.size()));
+  if (inserted) pcs_.push_back({obj, vaddr, func});
+  return it->second;
+}
+
+uint32_t StackResolver::intern_line(const std::string& file, uint32_t line) {
+  if (file.empty() && line == 0) return 0;
+  auto [fit, fnew] = file_index_.try_emplace(file, uint32_t(files_.size()));
+  if (fnew) files_.push_back(file);
+  uint64_t key = (uint64_t(fit->second) << 32) | line;
+  auto [it, inserted] = line_index_.try_emplace(key, uint32_t(lines_.size()));
+  if (inserted) lines_.push_back({fit->second, line});
+  return it->second;
+}
+
+FuncId StackResolver::static_function(ObjId obj, const symbols::ObjectSymbols* syms, uint64_t vaddr) {
+  // No symbol covers the PC: name the gap it lies in after its start, which for a stripped
+  // object is most likely the start of the static function containing it.
+  uint64_t start = vaddr;
+  if (syms) {
+    const auto& fs = syms->functions();
+    auto it = std::upper_bound(fs.begin(), fs.end(), vaddr,
+                               [](uint64_t a, const symbols::FunctionInfo& f) { return a < f.addr; });
+    if (it != fs.begin()) {
+      --it;
+      start = it->addr + it->size;
+    } else if (const auto* sec = syms->section_at(vaddr)) {
+      start = sec->addr;
+    }
+  }
+  FunctionEntry e;
+  e.name = fmt::format("<static>@{:#x} (<{}>)", start, funcs_.object(obj).name);
+  e.short_name = e.name;
+  e.object = obj;
+  e.addr = start;
+  return funcs_.intern(std::move(e));
+}
+
+StackResolver::PcResult StackResolver::symbolise(const reader::LoadObject& lo, uint64_t pc, bool leaf) {
+  PcResult r;
+  ObjId obj = funcs_.intern_object(lo.path, lo.build_id);
+  uint64_t vaddr = pc - lo.bias;
+  // A return address points after the call; look up the call instruction itself.
+  uint64_t lookup = leaf || vaddr == 0 ? vaddr : vaddr - 1;
+  std::string err;
+  const symbols::ObjectSymbols* syms = cache_.get(lo.path, lo.build_id, &err);
+  if (!syms && !reported_[lo.path]) {
+    reported_[lo.path] = true;
+    problems_.push_back(fmt::format("{}: {}", lo.path, err.empty() ? "cannot be read" : err));
+  }
+  std::vector<symbols::Frame> frames;
+  if (syms) frames = syms->lookup(lookup);
+  if (frames.empty()) {
+    FuncId f = static_function(obj, syms, lookup);
+    r.frames.push_back({f, intern_pc(obj, vaddr, f), 0});
+    return r;
+  }
+  const symbols::FunctionInfo* concrete = syms->function_at(lookup);
+  for (size_t i = frames.size(); i-- > 0;) {
+    const auto& fr = frames[i];
+    FunctionEntry e;
+    e.name = fr.name;
+    e.short_name = fr.short_name.empty() ? fr.name : fr.short_name;
+    e.mangled = fr.mangled;
+    e.original = fr.original;
+    e.object = obj;
+    if (!fr.inlined && concrete) {
+      e.addr = concrete->addr;
+      e.size = concrete->size;
+      e.source_file = concrete->source_file;
+    }
+    FuncId f = funcs_.intern(std::move(e));
+    r.frames.insert(r.frames.begin(), FrameRef{f, 0, intern_line(fr.loc.file, fr.loc.line)});
+  }
+  uint32_t pci = intern_pc(obj, vaddr, r.frames.back().func);
+  for (auto& f : r.frames) f.pc = pci;
+  return r;
+}
+
+const StackResolver::PcResult& StackResolver::resolve_pc(uint32_t exp, const reader::Experiment& e, uint64_t pc,
+                                                         bool leaf, uint64_t t) {
+  uint64_t key = (uint64_t(exp) << 56) ^ (pc << 1) ^ (leaf ? 1 : 0);
+  auto it = pc_cache_.find(key);
+  if (it != pc_cache_.end()) return it->second;
+  PcResult r;
+  if (pc == format::kTruncatedMarkerPc) {
+    r.frames.push_back({funcs_.truncated(), 0, 0});
+  } else if (pc == format::kUnwindFailedPc) {
+    r.frames.push_back({funcs_.unknown(), 0, 0});
+  } else if (const reader::LoadObject* lo = e.object_at(pc, t)) {
+    if (!leaf && is_collector_object(lo->path)) {
+      // The collector's own frames (thread trampoline) are not the program's.
+    } else {
+      r = symbolise(*lo, pc, leaf);
+    }
+  } else {
+    r.frames.push_back({funcs_.unknown(), 0, 0});
+  }
+  return pc_cache_.emplace(key, std::move(r)).first->second;
+}
+
+const ResolvedStack& StackResolver::resolve(uint32_t exp, const reader::Experiment& e, uint64_t stack_id,
+                                            uint64_t tstamp_ns) {
+  uint64_t key = (uint64_t(exp) << 56) ^ stack_id;
+  auto it = stacks_.find(key);
+  if (it != stacks_.end()) return it->second;
+  ResolvedStack rs;
+  auto sit = e.stacks.find(stack_id);
+  if (sit == e.stacks.end() || sit->second.empty()) {
+    rs.frames.push_back({funcs_.unknown(), 0, 0});
+  } else {
+    const auto& pcs = sit->second;
+    for (size_t i = 0; i < pcs.size(); ++i) {
+      const PcResult& pr = resolve_pc(exp, e, pcs[i], i == 0, tstamp_ns);
+      rs.frames.insert(rs.frames.end(), pr.frames.begin(), pr.frames.end());
+    }
+    if (rs.frames.empty()) rs.frames.push_back({funcs_.unknown(), 0, 0});
+  }
+  rs.funcs.reserve(rs.frames.size());
+  for (const auto& f : rs.frames) rs.funcs.push_back(f.func);
+  return stacks_.emplace(key, std::move(rs)).first->second;
+}
+
+}  // namespace erkit::model

@@ -1,0 +1,113 @@
+#include "reader/data_file.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "format/record_descriptors.h"
+
+namespace erkit::reader {
+namespace {
+
+// A memory mapping that unmaps itself.
+struct Mapping {
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+  ~Mapping() {
+    if (data) munmap(const_cast<uint8_t*>(data), size);
+  }
+};
+
+}  // namespace
+
+DataFileStats read_data_file(const std::string& path, format::DataKind expected_kind,
+                             const std::function<void(uint32_t, const uint8_t*, uint32_t)>& on_record,
+                             std::vector<std::string>* problems) {
+  DataFileStats st;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return st;  // absent: the kind was not recorded
+  st.present = true;
+  struct stat sb;
+  if (fstat(fd, &sb) != 0) {
+    problems->push_back("cannot stat the file");
+    close(fd);
+    return st;
+  }
+  if (sb.st_size == 0) {
+    close(fd);
+    return st;
+  }
+  Mapping m;
+  m.size = size_t(sb.st_size);
+  void* p = mmap(nullptr, m.size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) {
+    problems->push_back("cannot map the file");
+    return st;
+  }
+  m.data = static_cast<const uint8_t*>(p);
+  if (m.size < format::kHeaderSize) {
+    problems->push_back(fmt::format("truncated header ({} of {} bytes)", m.size, format::kHeaderSize));
+    return st;
+  }
+  format::FileHeader h;
+  std::memcpy(&h, m.data, sizeof h);
+  if (std::memcmp(h.magic, format::kFileMagic, sizeof h.magic) != 0) {
+    problems->push_back("not an erkit data file (bad magic)");
+    return st;
+  }
+  if (h.endian_check != format::kEndianCheck) {
+    problems->push_back("written with a different byte order");
+    return st;
+  }
+  if (h.format_version != format::kFormatVersion) {
+    problems->push_back(fmt::format("format version {} is not supported (this erkit reads version {})",
+                                    h.format_version, format::kFormatVersion));
+    return st;
+  }
+  if (h.data_kind != uint32_t(expected_kind) || h.header_size != format::kHeaderSize ||
+      h.block_size != format::kBlockSize) {
+    problems->push_back("header does not match the file's name or layout");
+    return st;
+  }
+  std::string_view desc(h.descriptor, strnlen(h.descriptor, sizeof h.descriptor));
+  if (desc != format::record_descriptor_text(expected_kind)) {
+    problems->push_back("record layout differs from this erkit's (written by another version?)");
+    return st;
+  }
+  size_t body = m.size - format::kHeaderSize;
+  size_t nblocks = (body + format::kBlockSize - 1) / format::kBlockSize;
+  if (body % format::kBlockSize)
+    problems->push_back(fmt::format("file ends inside block {} (truncated)", nblocks - 1));
+  for (size_t b = 0; b < nblocks; ++b) {
+    size_t start = format::kHeaderSize + b * format::kBlockSize;
+    size_t end = std::min(m.size, start + format::kBlockSize);
+    size_t off = start;
+    while (off + 8 <= end) {
+      uint32_t word;
+      std::memcpy(&word, m.data + off, 4);
+      if (word == 0) break;  // rest of the block unwritten
+      uint32_t size = format::record_size(word);
+      uint32_t kind = format::record_kind(word);
+      if (size < 8 || (size & 7) || off + size > end) {
+        problems->push_back(fmt::format("corrupt record at offset {} (size {}); rest of block {} skipped", off,
+                                        size, b));
+        break;
+      }
+      if (!format::record_complete(word)) {
+        st.incomplete++;
+      } else {
+        on_record(kind, m.data + off, size);
+        st.records++;
+      }
+      off += size;
+    }
+  }
+  return st;
+}
+
+}  // namespace erkit::reader

@@ -1,0 +1,253 @@
+#include "reader/experiment.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "common/text_escape.h"
+#include "reader/data_file.h"
+
+namespace erkit::reader {
+namespace {
+
+namespace fs = std::filesystem;
+using common::parse_text_event;
+using common::TextEvent;
+
+// Calls fn for each complete line of a text file; returns false if the file cannot be read.
+template <typename Fn>
+bool for_each_line(const std::string& path, Fn fn) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t start = 0, lineno = 1;
+  while (start < content.size()) {
+    size_t nl = content.find('\n', start);
+    if (nl == std::string::npos) break;  // unterminated last line: the writer was interrupted
+    fn(std::string_view(content).substr(start, nl - start), lineno++);
+    start = nl + 1;
+  }
+  return true;
+}
+
+void read_log(Experiment& e) {
+  std::string file = format::kLogFile;
+  bool ok = for_each_line(e.path + "/" + file, [&](std::string_view line, size_t lineno) {
+    if (lineno == 1) {
+      std::string magic = std::string(format::kLogMagic) + " ";
+      if (line.substr(0, magic.size()) != magic) {
+        e.problems.push_back({file, "first line is not an erkit log header"});
+        return;
+      }
+      e.log.format_version = std::atoi(std::string(line.substr(magic.size())).c_str());
+      return;
+    }
+    auto ev = parse_text_event(line);
+    if (!ev) {
+      e.problems.push_back({file, fmt::format("line {} is malformed", lineno)});
+      return;
+    }
+    RunLog& l = e.log;
+    l.last_event_ns = std::max(l.last_event_ns, ev->tstamp_ns);
+    const std::string& n = ev->name;
+    if (n == "collect") {
+      l.collect_version = ev->get("version");
+      l.command = ev->get("command");
+      l.target = ev->get("target");
+      l.args = ev->get("args");
+      l.cwd = ev->get("cwd");
+    } else if (n == "setting") {
+      l.settings[ev->get("name")] = ev->fields;
+      if (ev->get("name") == "clock") l.clock_interval_ns = uint64_t(ev->get_int("interval_ns").value_or(0));
+    } else if (n == "start") {
+      l.pid = ev->get_int("pid").value_or(-1);
+      l.ppid = ev->get_int("ppid").value_or(-1);
+      l.exe = ev->get("exe");
+      l.host = ev->get("host");
+      l.arch = ev->get("arch");
+      l.os = ev->get("os");
+      l.ncpus = ev->get_int("ncpus").value_or(0);
+      l.pagesize = ev->get_int("pagesize").value_or(0);
+      l.realtime_start_ns = ev->get_int("realtime_ns").value_or(0);
+      if (auto ci = ev->get_int("clock_interval_ns")) l.clock_interval_ns = uint64_t(*ci);
+    } else if (n == "target") {
+      if (l.pid < 0) l.pid = ev->get_int("pid").value_or(-1);
+    } else if (n == "thread_start") {
+      auto tid = uint32_t(ev->get_int("tid").value_or(0));
+      l.threads[tid].tid = tid;
+      l.threads[tid].start_ns = ev->tstamp_ns;
+      l.threads[tid].start_routine = uint64_t(ev->get_int("start").value_or(0));
+    } else if (n == "thread_end") {
+      auto tid = uint32_t(ev->get_int("tid").value_or(0));
+      l.threads[tid].tid = tid;
+      l.threads[tid].end_ns = ev->tstamp_ns;
+    } else if (n == "warning") {
+      l.warnings.emplace_back(ev->tstamp_ns, ev->get("text"));
+    } else if (n == "exit") {
+      l.collector_exit = ev->get("how");
+      l.limit_reached = ev->get("limit_reached") == "1";
+    } else if (n == "end") {
+      l.end_how = ev->get("how");
+      l.end_status = ev->get_int(l.end_how == "signal" ? "signal" : "status").value_or(-1);
+      l.end_signal_name = ev->get("name");
+    }
+  });
+  if (!ok) e.problems.push_back({file, "missing or unreadable"});
+}
+
+void read_map(Experiment& e) {
+  std::string file = format::kMapFile;
+  bool ok = for_each_line(e.path + "/" + file, [&](std::string_view line, size_t lineno) {
+    if (lineno == 1) return;  // header
+    auto ev = parse_text_event(line);
+    if (!ev) {
+      e.problems.push_back({file, fmt::format("line {} is malformed", lineno)});
+      return;
+    }
+    if (ev->name == "load") {
+      LoadObject o;
+      o.path = ev->get("path");
+      if (!o.path.empty() && o.path[0] != '/') o.path = e.path + "/" + o.path;
+      o.build_id = ev->get("buildid");
+      if (o.build_id == "-") o.build_id.clear();
+      o.bias = uint64_t(ev->get_int("bias").value_or(0));
+      o.lo = uint64_t(ev->get_int("lo").value_or(0));
+      o.hi = uint64_t(ev->get_int("hi").value_or(0));
+      o.load_ns = ev->tstamp_ns;
+      e.objects.push_back(std::move(o));
+    } else if (ev->name == "unload") {
+      uint64_t lo = uint64_t(ev->get_int("lo").value_or(0));
+      for (auto& o : e.objects)
+        if (o.lo == lo && o.unload_ns == UINT64_MAX) o.unload_ns = ev->tstamp_ns;
+    }
+  });
+  if (!ok) e.problems.push_back({file, "missing or unreadable"});
+}
+
+template <typename Rec>
+bool copy_record(const uint8_t* p, uint32_t size, Rec* out) {
+  if (size != sizeof(Rec)) return false;
+  std::memcpy(out, p, sizeof(Rec));
+  return true;
+}
+
+void read_data(Experiment& e) {
+  for (uint32_t k = 0; k < uint32_t(format::DataKind::kCount); ++k) {
+    auto kind = format::DataKind(k);
+    std::string file = format::kDataFileNames[k];
+    std::vector<std::string> msgs;
+    uint64_t bad = 0;
+    auto st = read_data_file(e.path + "/" + file, kind, [&](uint32_t rk, const uint8_t* p, uint32_t size) {
+      switch (rk) {
+        case format::kRecStack: {
+          format::StackRecord h;
+          if (size < sizeof h) { ++bad; return; }
+          std::memcpy(&h, p, sizeof h);
+          if (sizeof h + uint64_t(h.nframes) * 8 != size) { ++bad; return; }
+          auto [it, inserted] = e.stacks.try_emplace(h.id);
+          if (inserted) {
+            it->second.resize(h.nframes);
+            std::memcpy(it->second.data(), p + sizeof h, size_t(h.nframes) * 8);
+          }
+          return;
+        }
+        case format::kRecClockSample: {
+          format::ClockSampleRecord r;
+          if (!copy_record(p, size, &r)) { ++bad; return; }
+          ClockSample s{r.tstamp_ns, r.stack_id, r.tid, r.cpu, r.flags, {}};
+          std::memcpy(s.ns, r.ns, sizeof s.ns);
+          e.clock.push_back(s);
+          return;
+        }
+        case format::kRecOverviewSample: {
+          OverviewSample s;
+          if (!copy_record(p, size, &s.rec)) { ++bad; return; }
+          e.samples.push_back(s);
+          return;
+        }
+        case format::kRecHeapEvent: {
+          format::HeapEventRecord r;
+          if (copy_record(p, size, &r)) e.heap.push_back(r); else ++bad;
+          return;
+        }
+        case format::kRecSyncEvent: {
+          format::SyncEventRecord r;
+          if (copy_record(p, size, &r)) e.sync.push_back(r); else ++bad;
+          return;
+        }
+        case format::kRecIoEvent: {
+          format::IoEventRecord r;
+          if (copy_record(p, size, &r)) e.io.push_back(r); else ++bad;
+          return;
+        }
+        default: ++bad;
+      }
+    }, &msgs);
+    for (auto& m : msgs) e.problems.push_back({file, m});
+    if (bad) e.problems.push_back({file, fmt::format("{} records of unknown kind or wrong size skipped", bad)});
+    e.incomplete_records += st.incomplete;
+  }
+  auto by_time = [](const auto& a, const auto& b) { return a.tstamp_ns < b.tstamp_ns; };
+  std::stable_sort(e.clock.begin(), e.clock.end(), by_time);
+  std::stable_sort(e.heap.begin(), e.heap.end(), by_time);
+  std::stable_sort(e.sync.begin(), e.sync.end(), by_time);
+  std::stable_sort(e.io.begin(), e.io.end(), by_time);
+  std::stable_sort(e.samples.begin(), e.samples.end(),
+                   [](const OverviewSample& a, const OverviewSample& b) { return a.rec.tstamp_ns < b.rec.tstamp_ns; });
+}
+
+}  // namespace
+
+uint64_t Experiment::duration_ns() const {
+  uint64_t d = log.last_event_ns;
+  if (!clock.empty()) d = std::max(d, clock.back().tstamp_ns);
+  return d;
+}
+
+const LoadObject* Experiment::object_at(uint64_t pc, uint64_t t) const {
+  const LoadObject* best = nullptr;
+  for (const auto& o : objects) {
+    if (pc < o.lo || pc >= o.hi) continue;
+    // Prefer the mapping live at t; fall back to any that covered the pc.
+    if (o.load_ns <= t && t < o.unload_ns) return &o;
+    if (!best) best = &o;
+  }
+  return best;
+}
+
+bool is_experiment_dir(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
+         stat((path + "/" + format::kLogFile).c_str(), &st) == 0;
+}
+
+OpenResult open_experiment(const std::string& path_in) {
+  std::string path = path_in;
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return {std::nullopt, fmt::format("{}: no such experiment", path)};
+  if (!S_ISDIR(st.st_mode)) return {std::nullopt, fmt::format("{}: not an experiment directory", path)};
+  if (!is_experiment_dir(path))
+    return {std::nullopt, fmt::format("{}: not an experiment (no '{}' file)", path, format::kLogFile)};
+  Experiment e;
+  e.path = path;
+  e.name = fs::path(path).filename().string();
+  read_log(e);
+  read_map(e);
+  read_data(e);
+  for_each_line(path + "/" + format::kNotesFile, [&](std::string_view l, size_t) { e.notes.emplace_back(l); });
+  std::error_code ec;
+  for (const auto& d : fs::directory_iterator(path, ec)) {
+    std::string n = d.path().filename().string();
+    if (d.is_directory() && n.size() > 4 && n[0] == '_' && n.substr(n.size() - 3) == ".er")
+      e.descendants.push_back(d.path().string());
+  }
+  std::sort(e.descendants.begin(), e.descendants.end());
+  return {std::move(e), {}};
+}
+
+}  // namespace erkit::reader

@@ -1,0 +1,98 @@
+// An experiment as read from disk: the run log, the load-object map, stacks and every data
+// kind's events, plus the problems found while reading (each names the file and what is
+// wrong). Reading never throws for bad data: whatever is readable is kept.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "format/experiment_format.h"
+
+namespace erkit::reader {
+
+struct LoadObject {
+  std::string path;      // as recorded (relative paths are inside the experiment)
+  std::string build_id;  // hex, empty if unknown
+  uint64_t bias = 0, lo = 0, hi = 0;
+  uint64_t load_ns = 0;
+  uint64_t unload_ns = UINT64_MAX;  // UINT64_MAX: never unloaded
+};
+
+struct ThreadInfo {
+  uint32_t tid = 0;
+  uint64_t start_ns = 0, end_ns = 0;
+  uint64_t start_routine = 0;
+};
+
+struct RunLog {
+  int format_version = 0;
+  std::string collect_version, command, target, args, cwd;
+  int64_t pid = -1, ppid = -1;
+  std::string exe, host, arch, os;
+  int64_t ncpus = 0, pagesize = 0;
+  int64_t realtime_start_ns = 0;
+  uint64_t clock_interval_ns = 0;
+  std::map<std::string, std::map<std::string, std::string>> settings;  // name -> fields
+  std::vector<std::pair<uint64_t, std::string>> warnings;              // tstamp, text
+  std::map<uint32_t, ThreadInfo> threads;
+  std::string end_how;        // "exit", "signal", ... ("" if collect never saw the end)
+  int64_t end_status = -1;    // exit status or signal number
+  std::string end_signal_name;
+  std::string collector_exit; // how the collector saw the process end ("" if it did not)
+  uint64_t last_event_ns = 0;
+  bool limit_reached = false;
+};
+
+struct ClockSample {
+  uint64_t tstamp_ns;
+  uint64_t stack_id;
+  uint32_t tid;
+  int32_t cpu;
+  uint32_t flags;
+  uint64_t ns[format::kMsCount];
+};
+
+struct OverviewSample {
+  format::OverviewSampleRecord rec;
+};
+
+struct Problem {
+  std::string file;
+  std::string message;
+};
+
+struct Experiment {
+  std::string path;          // the .er directory
+  std::string name;          // its last path component
+  RunLog log;
+  std::vector<LoadObject> objects;
+  std::unordered_map<uint64_t, std::vector<uint64_t>> stacks;
+  std::vector<ClockSample> clock;
+  std::vector<OverviewSample> samples;
+  std::vector<format::HeapEventRecord> heap;
+  std::vector<format::SyncEventRecord> sync;
+  std::vector<format::IoEventRecord> io;
+  std::vector<std::string> notes;
+  std::vector<std::string> descendants;  // paths of _*.er subdirectories
+  std::vector<Problem> problems;
+  uint64_t incomplete_records = 0;  // records a killed writer left unfinished
+
+  // Duration covered by the data (ns), from the log and the last event seen.
+  uint64_t duration_ns() const;
+  // The object mapped at pc at time t (nullptr if none).
+  const LoadObject* object_at(uint64_t pc, uint64_t tstamp_ns) const;
+};
+
+struct OpenResult {
+  std::optional<Experiment> experiment;
+  std::string error;  // fatal: not an experiment at all
+};
+
+OpenResult open_experiment(const std::string& path);
+// True if path looks like an experiment directory (has a log file).
+bool is_experiment_dir(const std::string& path);
+
+}  // namespace erkit::reader

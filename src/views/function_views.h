@@ -1,0 +1,39 @@
+// The function list and the callers-callees panels (seed-spec §14.3, §14.25).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "model/profile.h"
+#include "views/table.h"
+
+namespace erkit::views {
+
+struct SortSpec {
+  char flavor = 'e';      // 'e', 'i', 'a'; 0 = by name
+  uint32_t metric = model::kUser;
+  bool reverse = false;
+};
+
+struct NameOptions {
+  bool short_names = false;   // name short: without parameters
+  bool mangled = false;       // name mangled
+  bool show_object = false;   // :soname — always append the load object
+};
+
+std::string function_display_name(const model::FunctionTable& ft, model::FuncId f, const NameOptions& n);
+std::string sort_description(const SortSpec& s);
+
+// Functions in list order (sorted, <Total> first, limited; limit 0 = all).
+std::vector<model::FuncId> sorted_functions(model::Profile& p, const SortSpec& sort, size_t limit);
+
+std::string render_function_list(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+                                  size_t limit, const NameOptions& names);
+
+// One panel: callers above the centre (marked '*'), callees below. `cols` use flavour 'a' for
+// attributed values, 'e'/'i' for the functions' own exclusive/inclusive values.
+std::string render_callers_callees_panel(model::Profile& p, model::FuncId f, const std::vector<ViewColumn>& cols,
+                                         const SortSpec& csort, const NameOptions& names);
+std::string render_callers_callees(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+                                   const SortSpec& csort, size_t limit, const NameOptions& names);
+
+}  // namespace erkit::views

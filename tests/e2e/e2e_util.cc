@@ -1,0 +1,78 @@
+#include "e2e_util.h"
+
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace erkit::e2e {
+
+RunResult run(const std::string& command) {
+  static std::atomic<int> n{0};
+  std::string errfile = fmt::format("/tmp/erkit_e2e_err_{}_{}", getpid(), n++);
+  RunResult r;
+  FILE* p = popen((command + " 2>" + errfile).c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t k;
+  while ((k = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), k);
+  int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  std::ifstream in(errfile);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  r.err = ss.str();
+  std::filesystem::remove(errfile);
+  return r;
+}
+
+std::string bin(const std::string& tool) { return std::string(ERKIT_BIN_DIR) + "/" + tool; }
+std::string program(const std::string& name) { return std::string(ERKIT_TEST_PROGRAMS_DIR) + "/" + name; }
+
+std::string make_workdir(const std::string& stem) {
+  static std::atomic<int> n{0};
+  std::string d = fmt::format("/tmp/erkit_e2e_{}_{}_{}", stem, getpid(), n++);
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+std::map<std::string, FunctionRow> parse_function_list(const std::string& text) {
+  std::map<std::string, FunctionRow> rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    FunctionRow r;
+    std::string tok;
+    std::streampos name_pos = 0;
+    while (true) {
+      std::streampos pos = ls.tellg();
+      if (!(ls >> tok)) break;
+      char* end = nullptr;
+      double v = std::strtod(tok.c_str(), &end);
+      if (end && *end == '\0' && !tok.empty()) {
+        r.values.push_back(v);
+        continue;
+      }
+      name_pos = pos;
+      break;
+    }
+    if (r.values.empty() || name_pos == std::streampos(-1)) continue;
+    std::string name = line.substr(size_t(name_pos));
+    size_t b = name.find_first_not_of(" *");
+    if (b == std::string::npos) continue;
+    r.name = name.substr(b);
+    rows[r.name] = r;
+  }
+  return rows;
+}
+
+}  // namespace erkit::e2e

@@ -1,0 +1,29 @@
+// Helpers for end-to-end tests: run erkit's tools and purpose-built programs, and read
+// er_print's function list back into numbers.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+namespace erkit::e2e {
+
+struct RunResult {
+  int status = -1;  // exit status (128+signal when killed)
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+RunResult run(const std::string& command);
+std::string bin(const std::string& tool);        // build/bin/<tool>
+std::string program(const std::string& name);    // build/tests/programs/<name>
+// A fresh empty working directory for one test; removed by the caller's fixture.
+std::string make_workdir(const std::string& stem);
+
+struct FunctionRow {
+  std::vector<double> values;  // metric columns in order
+  std::string name;
+};
+// Parses the rows of an er_print function list (after the header lines).
+std::map<std::string, FunctionRow> parse_function_list(const std::string& text);
+
+}  // namespace erkit::e2e
