@@ -6,6 +6,8 @@
 
 #include "common/version.h"
 #include "erprint/info_commands.h"
+#include "erprint/source_commands.h"
+#include "erprint/trace_commands.h"
 
 namespace erkit::erprint {
 namespace {
@@ -96,6 +98,8 @@ std::vector<Command> build_table() {
                  return ok();
                }});
   add_info_commands(t);
+  add_trace_commands(t);   // heap, sync, I/O lists
+  add_source_commands(t);  // source, disasm, lines, pcs
   t.push_back({"version", {}, 0, 0, "", "Print the version",
                [](Session& s, const auto&) { return print(s, fmt::format("er_print: erkit {}\n", ERKIT_VERSION)); }});
   t.push_back({"quit", {"exit"}, 0, 0, "", "Leave er_print", [](Session&, const auto&) {

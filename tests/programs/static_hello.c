@@ -1,2 +1,3 @@
+// link: -static
 #include <stdio.h>
 int main(void) { puts("static"); return 0; }
