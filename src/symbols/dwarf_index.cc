@@ -195,6 +195,10 @@ const LineRow* CuData::line_at(uint64_t vaddr) const {
   return it->end_sequence ? nullptr : &*it;
 }
 
+const Interval* CuData::root_at(uint64_t vaddr) const {
+  return find_interval(roots.data(), roots.data() + roots.size(), vaddr);
+}
+
 void CuData::scope_chain(uint64_t vaddr, std::vector<uint32_t>* chain) const {
   chain->clear();
   const Interval* iv = find_interval(roots.data(), roots.data() + roots.size(), vaddr);

@@ -46,6 +46,8 @@ struct CuData {
   const LineRow* line_at(uint64_t vaddr) const;
   // Node indexes from the concrete function down to the innermost inlined call.
   void scope_chain(uint64_t vaddr, std::vector<uint32_t>* chain) const;
+  // The range of the concrete function containing vaddr, or null.
+  const Interval* root_at(uint64_t vaddr) const;
 };
 
 struct CuSlot {

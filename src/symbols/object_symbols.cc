@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <map>
 
 #include "symbols/dwarf_index.h"
 #include "symbols/internal.h"
@@ -16,7 +17,10 @@ namespace erkit::symbols {
 class ObjectIndex {
  public:
   ~ObjectIndex() {
-    for (size_t i = 0; i < symtab.entries.size(); ++i) delete sym_slots[i].load();
+    for (size_t i = 0; i < symtab.entries.size(); ++i) {
+      delete sym_slots[i].load();
+      delete func_slots[i].load();
+    }
     dwarf_index.reset();
     if (dwfl) dwfl_end(dwfl);
   }
@@ -62,6 +66,9 @@ class ObjectIndex {
   }
 
   void build_functions() const;
+  FunctionInfo sym_function(const SymEntry& e) const;
+  FunctionInfo dwarf_function(const DwarfIndex& dw, int cu, const Interval& iv) const;
+  const FunctionInfo* function_at(uint64_t vaddr) const;
   std::string source_file_of(uint64_t vaddr) const;
 
   std::string path, build_id;
@@ -88,6 +95,10 @@ class ObjectIndex {
   mutable std::mutex names_mu;
   mutable std::unordered_map<std::string, CachedNames> names_cache;
   std::unique_ptr<std::atomic<const CachedNames*>[]> sym_slots;
+  // function_at() results, made on demand so that it does not index every CU.
+  std::unique_ptr<std::atomic<const FunctionInfo*>[]> func_slots;
+  mutable std::mutex dwarf_funcs_mu;
+  mutable std::map<std::pair<int, uint64_t>, std::unique_ptr<FunctionInfo>> dwarf_funcs;
   mutable std::once_flag funcs_once;
   mutable std::vector<FunctionInfo> funcs;
 };
@@ -136,34 +147,60 @@ void ObjectIndex::load_dwarf() const {
   if (debugfile && (!mainfile || std::strcmp(debugfile, mainfile) != 0)) debug_file_name = debugfile;
 }
 
-void ObjectIndex::build_functions() const {
-  for (const SymEntry& e : symtab.entries) {
-    FunctionInfo f;
-    const CachedNames& c = sym_names(e);
-    f.name = c.names.long_name;
-    f.mangled = c.mangled;
-    f.addr = e.addr;
-    f.size = e.end - e.addr;
-    f.is_plt = e.plt;
-    if (!e.plt) f.source_file = source_file_of(e.addr);
-    for (uint32_t a = e.alias_begin; a < e.alias_end; ++a) f.aliases.push_back(symtab.strings[symtab.aliases[a]]);
-    funcs.push_back(std::move(f));
+FunctionInfo ObjectIndex::sym_function(const SymEntry& e) const {
+  FunctionInfo f;
+  const CachedNames& c = sym_names(e);
+  f.name = c.names.long_name;
+  f.mangled = c.mangled;
+  f.addr = e.addr;
+  f.size = e.end - e.addr;
+  f.is_plt = e.plt;
+  if (!e.plt) f.source_file = source_file_of(e.addr);
+  for (uint32_t a = e.alias_begin; a < e.alias_end; ++a) f.aliases.push_back(symtab.strings[symtab.aliases[a]]);
+  return f;
+}
+
+FunctionInfo ObjectIndex::dwarf_function(const DwarfIndex& dw, int cu, const Interval& iv) const {
+  const CuData& d = dw.cu_data(cu);
+  const ScopeNode& n = d.nodes[iv.node];
+  FunctionInfo f;
+  f.mangled = d.strings[n.name];
+  f.name = dwarf_names(f.mangled).names.long_name;
+  f.addr = iv.lo;
+  f.size = iv.hi - iv.lo;
+  f.source_file = n.decl_file ? d.strings[n.decl_file] : dw.cu_name(cu);
+  f.from_dwarf_only = true;
+  return f;
+}
+
+const FunctionInfo* ObjectIndex::function_at(uint64_t vaddr) const {
+  if (const SymEntry* e = symtab.find(vaddr)) {
+    auto& slot = func_slots[static_cast<size_t>(e - symtab.entries.data())];
+    if (const FunctionInfo* f = slot.load(std::memory_order_acquire)) return f;
+    auto* fresh = new FunctionInfo(sym_function(*e));
+    const FunctionInfo* expected = nullptr;
+    if (slot.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) return fresh;
+    delete fresh;  // another thread won the race
+    return expected;
   }
+  const DwarfIndex* dw = dwarf();
+  int cu = dw ? dw->cu_for(vaddr) : -1;
+  if (cu < 0) return nullptr;
+  const Interval* iv = dw->cu_data(cu).root_at(vaddr);
+  if (!iv) return nullptr;
+  std::lock_guard<std::mutex> lock(dwarf_funcs_mu);
+  auto& f = dwarf_funcs[{cu, iv->lo}];
+  if (!f) f = std::make_unique<FunctionInfo>(dwarf_function(*dw, cu, *iv));
+  return f.get();
+}
+
+void ObjectIndex::build_functions() const {
+  for (const SymEntry& e : symtab.entries) funcs.push_back(sym_function(e));
   if (const DwarfIndex* dw = dwarf()) {
     // Functions that only DWARF knows (symbol table stripped but debug info kept).
     for (size_t cu = 0; cu < dw->cu_count(); ++cu) {
-      const CuData& d = dw->cu_data(static_cast<int>(cu));
-      for (const Interval& iv : d.roots) {
-        if (symtab.find(iv.lo)) continue;
-        const ScopeNode& n = d.nodes[iv.node];
-        FunctionInfo f;
-        f.mangled = d.strings[n.name];
-        f.name = dwarf_names(f.mangled).names.long_name;
-        f.addr = iv.lo;
-        f.size = iv.hi - iv.lo;
-        f.source_file = n.decl_file ? d.strings[n.decl_file] : dw->cu_name(static_cast<int>(cu));
-        f.from_dwarf_only = true;
-        funcs.push_back(std::move(f));
+      for (const Interval& iv : dw->cu_data(static_cast<int>(cu)).roots) {
+        if (!symtab.find(iv.lo)) funcs.push_back(dwarf_function(*dw, static_cast<int>(cu), iv));
       }
     }
   }
@@ -209,6 +246,7 @@ std::unique_ptr<ObjectSymbols> ObjectSymbols::open(const std::string& path, cons
   ix->sections = alloc_sections(main_elf);
   ix->symtab = build_symbol_table(mod, main_elf);
   ix->sym_slots = std::make_unique<std::atomic<const ObjectIndex::CachedNames*>[]>(ix->symtab.entries.size());
+  ix->func_slots = std::make_unique<std::atomic<const FunctionInfo*>[]>(ix->symtab.entries.size());
   ix->mod = mod;
   return std::unique_ptr<ObjectSymbols>(new ObjectSymbols(std::move(ix)));
 }
@@ -266,15 +304,7 @@ const std::vector<FunctionInfo>& ObjectSymbols::functions() const {
   return index_->funcs;
 }
 
-const FunctionInfo* ObjectSymbols::function_at(uint64_t vaddr) const {
-  const std::vector<FunctionInfo>& fs = functions();
-  auto it = std::upper_bound(fs.begin(), fs.end(), vaddr, [](uint64_t v, const FunctionInfo& f) { return v < f.addr; });
-  for (int tries = 0; it != fs.begin() && tries < 8; ++tries) {
-    --it;
-    if (vaddr < it->addr + it->size) return &*it;
-  }
-  return nullptr;
-}
+const FunctionInfo* ObjectSymbols::function_at(uint64_t vaddr) const { return index_->function_at(vaddr); }
 
 const SectionInfo* ObjectSymbols::section_at(uint64_t vaddr) const {
   const auto& s = index_->sections;

@@ -97,7 +97,12 @@ TEST(ObjectSymbols, ConstpropClone) {
   EXPECT_EQ(fr[0].name, "scale.constprop.0");
   EXPECT_EQ(fr[0].original, "scale");
   EXPECT_EQ(fr[0].loc.line, loop);
-  EXPECT_EQ(o->function_at(ranges[0].lo), f);
+  const FunctionInfo* at = o->function_at(ranges[0].lo);
+  ASSERT_TRUE(at);
+  EXPECT_EQ(at->name, f->name);
+  EXPECT_EQ(at->addr, f->addr);
+  EXPECT_EQ(at->size, f->size);
+  EXPECT_EQ(at->source_file, f->source_file);
 }
 
 TEST(ObjectSymbols, PlainFunctionAndCuName) {
@@ -156,6 +161,13 @@ TEST(ObjectSymbols, FunctionKnownOnlyFromDwarf) {
   std::vector<Frame> fr = o->lookup(f->addr);
   ASSERT_FALSE(fr.empty());
   EXPECT_EQ(fr.back().name, "compute");
+  auto fresh = open_ok("sym_inline_nosym");
+  const FunctionInfo* at = fresh->function_at(f->addr + 1);
+  ASSERT_TRUE(at);
+  EXPECT_EQ(at->name, "compute");
+  EXPECT_TRUE(at->from_dwarf_only);
+  EXPECT_EQ(at->addr, f->addr);
+  EXPECT_EQ(at, fresh->function_at(f->addr + 2));
   check_inline_chain("sym_inline_nosym");
 }
 

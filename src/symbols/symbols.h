@@ -78,8 +78,12 @@ class ObjectSymbols {
   // Innermost first; empty when no symbol and no debug info covers vaddr.
   std::vector<Frame> lookup(uint64_t vaddr) const;
   // The concrete function containing vaddr (symbol tables, PLT, then DWARF), or null.
+  // Indexes only the CU of vaddr. The pointer stays valid as long as the object; it
+  // is not an element of functions() (compare by addr, not by pointer).
   const FunctionInfo* function_at(uint64_t vaddr) const;
-  // Every function of the object, sorted by address (built on first call).
+  // Every function of the object, sorted by address. The first call indexes every CU
+  // and demangles every name (~100 ms for libc with debug info): for er_src/fsummary,
+  // not for resolving samples.
   const std::vector<FunctionInfo>& functions() const;
   // The allocated section containing vaddr, or null (for "not found" reporting).
   const SectionInfo* section_at(uint64_t vaddr) const;

@@ -53,17 +53,26 @@ int main(int argc, char** argv) {
       for (uint64_t pc : pcs) frames += o->lookup(pc).size();
     }
     double warm_ms = ms_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    size_t found = 0;
+    for (uint64_t pc : pcs) found += o->function_at(pc) != nullptr;
+    double fa_first_ms = ms_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    for (uint64_t pc : pcs) found += o->function_at(pc) != nullptr;
+    double fa_warm_ms = ms_since(t0);
     std::printf("%s\n  debug file: %s\n  functions: %zu (from symbol tables + PLT: %zu)\n"
                 "  open (symbol table): %.1f ms\n"
                 "  first lookup (loads DWARF, indexes CU ranges and one CU): %.1f ms\n"
                 "  next 100 random PCs (indexing the CUs they touch): %.1f ms\n"
                 "  %zu random PCs, first pass: %.1f ms (%.2f us/PC)\n"
                 "  warm lookup: %.3f us/PC (%.2f frames/PC)\n"
+                "  function_at: first pass %.1f ms, warm %.3f us/PC (%zu found)\n"
                 "  open + functions() (every CU indexed): %.1f ms\n",
                 argv[i], o->debug_file().c_str(), fs.size(), o->symbol_count(), open_ms, first_ms,
                 hundred_ms, pcs.size(), cold_ms, 1000 * cold_ms / pcs.size(),
                 1000 * warm_ms / (kRounds * pcs.size()),
-                double(frames) / ((kRounds + 1) * pcs.size() + 101), full_ms);
+                double(frames) / ((kRounds + 1) * pcs.size() + 101), fa_first_ms,
+                1000 * fa_warm_ms / pcs.size(), found / 2, full_ms);
   }
   return 0;
 }
