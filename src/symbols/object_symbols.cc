@@ -306,6 +306,12 @@ const std::vector<FunctionInfo>& ObjectSymbols::functions() const {
 
 const FunctionInfo* ObjectSymbols::function_at(uint64_t vaddr) const { return index_->function_at(vaddr); }
 
+const FunctionInfo* ObjectSymbols::function_before(uint64_t vaddr) const {
+  const auto& es = index_->symtab.entries;
+  auto it = std::upper_bound(es.begin(), es.end(), vaddr, [](uint64_t v, const SymEntry& e) { return v < e.addr; });
+  return it == es.begin() ? nullptr : index_->function_at(std::prev(it)->addr);
+}
+
 const SectionInfo* ObjectSymbols::section_at(uint64_t vaddr) const {
   const auto& s = index_->sections;
   auto it = std::upper_bound(s.begin(), s.end(), vaddr, [](uint64_t v, const SectionInfo& x) { return v < x.addr; });

@@ -231,6 +231,19 @@ TEST(ObjectSymbols, NothingKnown) {
   ASSERT_TRUE(o);
   EXPECT_TRUE(o->lookup(0x10).empty());
   EXPECT_EQ(o->function_at(0x10), nullptr);
+  EXPECT_EQ(o->function_before(0x10), nullptr);
+  // Past the last function of .text: nothing contains it, but its predecessor is known.
+  const SectionInfo* text = nullptr;
+  for (const FunctionInfo& f : o->functions()) {
+    if (o->section_at(f.addr) && o->section_at(f.addr)->name == ".text") text = o->section_at(f.addr);
+  }
+  ASSERT_TRUE(text);
+  uint64_t end = text->addr + text->size - 1;
+  if (o->function_at(end) == nullptr) {
+    const FunctionInfo* before = o->function_before(end);
+    ASSERT_TRUE(before);
+    EXPECT_LE(before->addr + before->size, end);
+  }
 }
 
 void check_aarch64(const std::string& name) {

@@ -85,6 +85,9 @@ class ObjectSymbols {
   // and demangles every name (~100 ms for libc with debug info): for er_src/fsummary,
   // not for resolving samples.
   const std::vector<FunctionInfo>& functions() const;
+  // The symbol-table function starting last at or before vaddr, whether or not it
+  // contains vaddr (for naming a gap in a stripped object after its end), or null.
+  const FunctionInfo* function_before(uint64_t vaddr) const;
   // The allocated section containing vaddr, or null (for "not found" reporting).
   const SectionInfo* section_at(uint64_t vaddr) const;
   // Name of the compilation unit ("module") covering vaddr, or "".
