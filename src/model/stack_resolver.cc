@@ -45,12 +45,8 @@ FuncId StackResolver::static_function(ObjId obj, const symbols::ObjectSymbols* s
   // object is most likely the start of the static function containing it.
   uint64_t start = vaddr;
   if (syms) {
-    const auto& fs = syms->functions();
-    auto it = std::upper_bound(fs.begin(), fs.end(), vaddr,
-                               [](uint64_t a, const symbols::FunctionInfo& f) { return a < f.addr; });
-    if (it != fs.begin()) {
-      --it;
-      start = it->addr + it->size;
+    if (const auto* before = syms->function_before(vaddr)) {
+      start = before->addr + before->size;
     } else if (const auto* sec = syms->section_at(vaddr)) {
       start = sec->addr;
     }
