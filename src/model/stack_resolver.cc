@@ -9,6 +9,14 @@
 namespace erkit::model {
 namespace {
 
+// "__libc_start_main@GLIBC_2.2.5" -> "__libc_start_main": the symbol version is how the
+// linker bound the name, not part of the function's identity (aliases of one function).
+std::string strip_symbol_version(std::string name) {
+  size_t at = name.find('@');
+  if (at == std::string::npos || at == 0 || name.compare(at, 4, "@plt") == 0) return name;
+  return name.substr(0, at);
+}
+
 bool is_collector_object(const std::string& path) {
   size_t slash = path.rfind('/');
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -82,8 +90,8 @@ StackResolver::PcResult StackResolver::symbolise(const reader::LoadObject& lo, u
   for (size_t i = frames.size(); i-- > 0;) {
     const auto& fr = frames[i];
     FunctionEntry e;
-    e.name = fr.name;
-    e.short_name = fr.short_name.empty() ? fr.name : fr.short_name;
+    e.name = strip_symbol_version(fr.name);
+    e.short_name = strip_symbol_version(fr.short_name.empty() ? fr.name : fr.short_name);
     e.mangled = fr.mangled;
     e.original = fr.original;
     e.object = obj;
@@ -142,6 +150,11 @@ const ResolvedStack& StackResolver::resolve(uint32_t exp, const reader::Experime
   rs.funcs.reserve(rs.frames.size());
   for (const auto& f : rs.frames) rs.funcs.push_back(f.func);
   return stacks_.emplace(key, std::move(rs)).first->second;
+}
+
+const ResolvedStack* StackResolver::find(uint32_t exp, uint64_t stack_id) const {
+  auto it = stacks_.find((uint64_t(exp) << 56) ^ stack_id);
+  return it == stacks_.end() ? nullptr : &it->second;
 }
 
 }  // namespace erkit::model
