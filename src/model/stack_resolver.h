@@ -40,6 +40,9 @@ class StackResolver {
   StackResolver(FunctionTable& funcs, symbols::SymbolCache& cache);
   // Resolves stack `id` of experiment `exp` (index into the caller's experiment list).
   const ResolvedStack& resolve(uint32_t exp, const reader::Experiment& e, uint64_t stack_id, uint64_t tstamp_ns);
+  // A stack resolve() has already seen (every event's stack once the experiment is added to a
+  // Profile), or nullptr. For per-event exports that walk events after aggregation.
+  const ResolvedStack* find(uint32_t exp, uint64_t stack_id) const;
 
   const std::vector<PcEntry>& pcs() const { return pcs_; }
   const std::vector<LineEntry>& lines() const { return lines_; }
