@@ -112,8 +112,7 @@ void HostExperimentWriter::append(DataKind kind, uint32_t rec_kind, const void* 
 
 uint64_t HostExperimentWriter::stack(const std::vector<uint64_t>& pcs) {
   uint64_t id = hash_stack(pcs);
-  if (std::find(written_stacks_.begin(), written_stacks_.end(), id) != written_stacks_.end()) return id;
-  written_stacks_.push_back(id);
+  if (!written_stacks_.insert(id).second) return id;
   std::vector<char> buf(sizeof(StackRecord) + pcs.size() * 8, 0);
   StackRecord h{};
   h.nframes = uint32_t(pcs.size());

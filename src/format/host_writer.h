@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "format/experiment_format.h"
@@ -44,7 +45,7 @@ class HostExperimentWriter {
   bool ok_ = true;
   std::string error_;
   std::vector<File*> files_;
-  std::vector<uint64_t> written_stacks_;
+  std::unordered_set<uint64_t> written_stacks_;  // a set: benchmarks write 100 k+ stacks
 };
 
 }  // namespace erkit::format
