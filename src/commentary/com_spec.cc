@@ -60,7 +60,7 @@ bool parse_com_spec(const std::string& spec, bool for_disasm, ComSpec* out, std:
         *error = fmt::format("'{}' must be given alone in '{}'", w, spec);
         return false;
       }
-      s.classes = w == "all" ? kAllClasses : 0;
+      s.classes = w == "all" ? uint32_t(kAllClasses) : 0u;
       continue;
     }
     if (w == "qry") {  // the manual's q[ue]ry spelling
