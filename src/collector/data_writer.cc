@@ -1,5 +1,6 @@
 #include "collector/data_writer.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "format/record_descriptors.h"
+#include "collector/runtime.h"
 #include "collector/thread_state.h"
 
 namespace erkit::collector {
@@ -29,6 +31,26 @@ int g_limit_reached = 0;       // atomic
 // stacks because retained records may still reference them.
 bool counts_toward_limit(DataKind k) { return k != DataKind::kOverview && k != DataKind::kStacks; }
 
+int g_out_of_space = 0;         // atomic: a block could not be backed by disk space
+
+// Gives the block [off, off + kBlockSize) real disk space, extending the file if needed (never
+// shrinking it, whatever order concurrent threads run in; unwritten bytes read as zeros, which
+// is "end of block"). A MAP_SHARED page without backing store raises SIGBUS in the target when
+// first written, so a block is only mapped once its space is allocated. errno is preserved:
+// this runs inside signal handlers and interposers.
+char g_zero_block[format::kBlockSize];  // never written: .bss, the source of zero fills
+bool reserve_block(int fd, off_t off) {
+  int saved_errno = errno;
+  int r;
+  do r = fallocate(fd, 0, off, format::kBlockSize); while (r != 0 && errno == EINTR);
+  if (r != 0 && errno == EOPNOTSUPP) {
+    // File systems without fallocate: writing zeros allocates the space just as well.
+    r = pwrite(fd, g_zero_block, format::kBlockSize, off) == ssize_t(format::kBlockSize) ? 0 : -1;
+  }
+  errno = saved_errno;
+  return r == 0;
+}
+
 char* new_block(DataKind k) {
   DataFile& f = g_files[uint32_t(k)];
   if (f.fd < 0) return nullptr;
@@ -39,12 +61,16 @@ char* new_block(DataKind k) {
       return nullptr;
     }
   }
+  if (__atomic_load_n(&g_out_of_space, __ATOMIC_RELAXED)) return nullptr;
   uint64_t idx = __atomic_fetch_add(&f.next_block, 1, __ATOMIC_RELAXED);
   off_t off = off_t(format::kHeaderSize + idx * format::kBlockSize);
-  // Extending by writing the block's last byte never shrinks the file, whatever order
-  // concurrent threads run in; the hole reads as zeros, which is "end of block".
-  char zero = 0;
-  if (pwrite(f.fd, &zero, 1, off + format::kBlockSize - 1) != 1) return nullptr;
+  if (!reserve_block(f.fd, off)) {
+    // Reliability fix (issue 11): a full file system used to kill the target with SIGBUS on
+    // its first write to an unbacked page. Now recording stops and the log says why.
+    if (!__atomic_exchange_n(&g_out_of_space, 1, __ATOMIC_RELAXED))
+      log_warning("out_of_space", "no space left for the experiment's data files: event recording stopped");
+    return nullptr;
+  }
   void* p = mmap(nullptr, format::kBlockSize, PROT_READ | PROT_WRITE, MAP_SHARED, f.fd, off);
   return p == MAP_FAILED ? nullptr : static_cast<char*>(p);
 }
