@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +41,12 @@ int g_out_of_space = 0;         // atomic: a block could not be backed by disk s
 // this runs inside signal handlers and interposers.
 char g_zero_block[format::kBlockSize];  // never written: .bss, the source of zero fills
 bool reserve_block(int fd, off_t off) {
+  // A file-size limit (ulimit -f) would answer with SIGXFSZ, which kills the target: treat
+  // reaching it as running out of space.
+  rlimit fsize;
+  if (getrlimit(RLIMIT_FSIZE, &fsize) == 0 && fsize.rlim_cur != RLIM_INFINITY &&
+      uint64_t(off) + format::kBlockSize > uint64_t(fsize.rlim_cur))
+    return false;
   int saved_errno = errno;
   int r;
   do r = fallocate(fd, 0, off, format::kBlockSize); while (r != 0 && errno == EINTR);
@@ -68,7 +75,7 @@ char* new_block(DataKind k) {
     // Reliability fix (issue 11): a full file system used to kill the target with SIGBUS on
     // its first write to an unbacked page. Now recording stops and the log says why.
     if (!__atomic_exchange_n(&g_out_of_space, 1, __ATOMIC_RELAXED))
-      log_warning("out_of_space", "no space left for the experiment's data files: event recording stopped");
+      log_warning("out_of_space", "the experiment's data files cannot grow (file system full or file-size limit): event recording stopped");
     return nullptr;
   }
   void* p = mmap(nullptr, format::kBlockSize, PROT_READ | PROT_WRITE, MAP_SHARED, f.fd, off);
