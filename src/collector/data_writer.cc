@@ -75,7 +75,8 @@ char* new_block(DataKind k) {
     // Reliability fix (issue 11): a full file system used to kill the target with SIGBUS on
     // its first write to an unbacked page. Now recording stops and the log says why.
     if (!__atomic_exchange_n(&g_out_of_space, 1, __ATOMIC_RELAXED))
-      log_warning("out_of_space", "the experiment's data files cannot grow (file system full or file-size limit): event recording stopped");
+      log_warning("out_of_space", "the experiment's data files cannot grow (file system full or file-size "
+                                  "limit): event recording stopped");
     return nullptr;
   }
   void* p = mmap(nullptr, format::kBlockSize, PROT_READ | PROT_WRITE, MAP_SHARED, f.fd, off);
