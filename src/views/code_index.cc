@@ -1,0 +1,128 @@
+#include "views/code_index.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace erkit::views {
+
+const std::string& CodeInstr::file() const {
+  static const std::string kNone;
+  return frames.empty() ? kNone : frames.front().loc.file;
+}
+
+uint32_t CodeInstr::line() const { return frames.empty() ? 0 : frames.front().loc.line; }
+
+std::unique_ptr<ObjectCodeIndex> ObjectCodeIndex::open(const std::string& path, const std::string& build_id,
+                                                       std::string* error) {
+  auto ix = std::unique_ptr<ObjectCodeIndex>(new ObjectCodeIndex);
+  ix->path_ = path;
+  ix->syms_ = symbols::ObjectSymbols::open(path, build_id, error);
+  if (!ix->syms_) return nullptr;
+  std::string lerr;
+  ix->lines_ = disasm::LineTable::open(path, ix->syms_->debug_file(), &lerr);
+  if (!ix->lines_) ix->lines_ = disasm::LineTable::open("/dev/null", "", &lerr);
+  ix->code_ = disasm::ObjectCode::open(path, &ix->code_error_);
+  if (ix->code_) {
+    ix->dis_ = disasm::Disassembler::create(ix->code_->arch(), disasm::Syntax::Att, &ix->code_error_);
+    if (!ix->dis_) ix->code_.reset();
+  }
+  return ix;
+}
+
+const FunctionCode& ObjectCodeIndex::function(const symbols::FunctionInfo& f) {
+  auto it = funcs_.find(f.addr);
+  if (it != funcs_.end()) return it->second;
+  FunctionCode fc;
+  fc.info = f;
+  if (!code_) {
+    fc.error = code_error_;
+  } else {
+    uint64_t size = f.size ? f.size : 16;
+    auto bytes = code_->bytes(f.addr, f.addr + size);
+    if (bytes.empty()) fc.error = fmt::format("no code at {:#x} in {}", f.addr, path_);
+    for (auto& ins : dis_->decode(bytes.data(), bytes.size(), f.addr)) {
+      CodeInstr ci;
+      ci.frames = syms_->lookup(ins.addr);
+      ci.ins = std::move(ins);
+      fc.instrs.push_back(std::move(ci));
+    }
+  }
+  if (!fc.instrs.empty()) {
+    fc.default_file = fc.instrs.front().file();
+    fc.entry_line = fc.instrs.front().line();
+  }
+  if (fc.default_file.empty()) {
+    // A function whose first instruction has no line: its first line-numbered instruction.
+    for (const auto& ci : fc.instrs)
+      if (ci.line()) {
+        fc.default_file = ci.file();
+        fc.entry_line = ci.line();
+        break;
+      }
+  }
+  return funcs_.emplace(f.addr, std::move(fc)).first->second;
+}
+
+std::vector<symbols::FunctionInfo> ObjectCodeIndex::module_functions(uint64_t addr) const {
+  std::vector<symbols::FunctionInfo> out;
+  const disasm::CompileUnit* cu = lines_->cu_at(addr);
+  if (!cu) {
+    if (const auto* f = syms_->function_at(addr)) out.push_back(*f);
+    return out;
+  }
+  for (const auto& f : syms_->functions()) {
+    if (f.is_plt) continue;
+    const disasm::CompileUnit* c = lines_->cu_at(f.addr);
+    if (c == cu) out.push_back(f);
+  }
+  return out;
+}
+
+std::vector<symbols::FunctionInfo> ObjectCodeIndex::functions_for_file(const std::vector<uint32_t>& files) const {
+  std::set<uint64_t> addrs;
+  std::vector<symbols::FunctionInfo> out;
+  auto add = [&](const symbols::FunctionInfo& f) {
+    if (!f.is_plt && addrs.insert(f.addr).second) out.push_back(f);
+  };
+  for (const auto& [line, ranges] : lines_->lines_of(files))
+    for (const auto& r : ranges)
+      if (const auto* f = syms_->function_at(r.lo)) add(*f);
+  std::set<uint32_t> cus;
+  for (uint32_t i = 0; i < lines_->cus().size(); ++i)
+    for (uint32_t f : files)
+      if (disasm::path_matches(lines_->cus()[i].name, lines_->files()[f])) cus.insert(i);
+  if (!cus.empty()) {
+    for (const auto& f : syms_->functions()) {
+      const disasm::CompileUnit* c = f.is_plt ? nullptr : lines_->cu_at(f.addr);
+      if (c && cus.count(uint32_t(c - lines_->cus().data()))) add(f);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.addr < b.addr; });
+  return out;
+}
+
+std::string ObjectCodeIndex::target_name(uint64_t addr) const {
+  const symbols::FunctionInfo* f = syms_->function_at(addr);
+  if (!f) return "";
+  if (addr == f->addr) return f->name;
+  return fmt::format("{}+{:#x}", f->name, addr - f->addr);
+}
+
+ObjectCodeIndex* CodeIndexCache::get(const std::string& path, const std::string& build_id, std::string* error) {
+  std::string key = path + "\n" + build_id;
+  if (auto it = objs_.find(key); it != objs_.end()) return it->second.get();
+  if (auto it = errors_.find(key); it != errors_.end()) {
+    *error = it->second;
+    return nullptr;
+  }
+  auto ix = ObjectCodeIndex::open(path, build_id, error);
+  if (!ix) {
+    errors_[key] = *error;
+    return nullptr;
+  }
+  return (objs_[key] = std::move(ix)).get();
+}
+
+}  // namespace erkit::views

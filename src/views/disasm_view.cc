@@ -1,0 +1,134 @@
+#include "views/disasm_view.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace erkit::views {
+namespace {
+
+// Source text of the files the listing interleaves, each looked up once.
+class SourceCache {
+ public:
+  SourceCache(const SourcePaths& p, const std::string& object) : paths_(p), object_(object) {}
+  const std::vector<std::string>* get(const std::string& file) {
+    auto it = files_.find(file);
+    if (it == files_.end()) {
+      std::vector<std::string> lines;
+      FoundSource f = find_source(paths_, file, "", object_);
+      if (f.path.empty() || !read_lines(f.path, &lines)) {
+        missing_.push_back(f.message);
+        lines.clear();
+      } else if (!f.message.empty()) {
+        missing_.push_back(f.message);
+      }
+      it = files_.emplace(file, std::move(lines)).first;
+    }
+    return it->second.empty() ? nullptr : &it->second;
+  }
+  const std::vector<std::string>& messages() const { return missing_; }
+
+ private:
+  const SourcePaths& paths_;
+  std::string object_;
+  std::map<std::string, std::vector<std::string>> files_;
+  std::vector<std::string> missing_;
+};
+
+std::string hex_bytes(const disasm::Instruction& i) {
+  std::string s;
+  for (uint8_t k = 0; k < i.size && k < sizeof i.bytes; ++k) s += fmt::format("{}{:02x}", k ? " " : "", i.bytes[k]);
+  return s;
+}
+
+}  // namespace
+
+std::string render_disasm(ObjectCodeIndex& obj, const std::vector<symbols::FunctionInfo>& fns,
+                          const AnnotationMetrics& m, const SourceOptions& o) {
+  const bool src = o.dcc.src || o.dcc.asrc;
+  SourceCache sources(o.paths, obj.path());
+  commentary::Commentary com;
+  uint32_t com_classes = o.dcc.classes;
+  if (com_classes && src) load_commentary(obj, fns, o, &com);
+  std::map<std::string, std::set<uint32_t>> printed;  // file -> source lines already shown
+  std::vector<FunctionCode> codes;
+  size_t hex_width = 0;
+  for (const auto& f : fns) {
+    codes.push_back(obj.function(f));
+    if (o.dcc.hex)
+      for (const auto& ci : codes.back().instrs) hex_width = std::max(hex_width, hex_bytes(ci.ins).size());
+  }
+  AnnotatedListing l(m.cols, m.totals);
+  const std::string indent(8, ' ');
+  auto emit_source = [&](const std::string& file, uint32_t line, bool primary) {
+    const auto* text = sources.get(file);
+    auto& done = printed[file];
+    if (done.count(line)) return;
+    // Show the unprinted lines leading up to this one (the statements it follows), but only
+    // back to the last printed line: optimised code runs lines out of order.
+    uint32_t from = line;
+    if (primary)
+      while (from > 1 && !done.count(from - 1)) --from;
+    for (uint32_t n = from; n <= line; ++n) {
+      done.insert(n);
+      for (const auto* r : com.for_line(file, n, com_classes)) l.add_text(indent + "  " + r->text);
+      std::string body = text && n <= text->size() ? (*text)[n - 1] : "";
+      std::string t = fmt::format("{:>6}. {}", n, body);
+      if (!primary && n == line && !text) t += fmt::format("  ({})", file);
+      if (o.dcc.asrc) {
+        auto v = m.line_values(file, n);
+        l.add(v, t, false);
+      } else {
+        l.add_text(std::string(m.cols.empty() ? "" : "") + t);
+      }
+    }
+  };
+  for (const auto& fc : codes) {
+    std::set<uint64_t> targets;
+    uint64_t lo = fc.info.addr, hi = fc.info.addr + fc.info.size;
+    for (const auto& ci : fc.instrs)
+      if (ci.ins.has_target && ci.ins.flow != disasm::Flow::Call && ci.ins.target >= lo && ci.ins.target < hi)
+        targets.insert(ci.ins.target);
+    bool index_done = false;
+    std::string shown = index_name(fc.info, fc.entry_line);
+    auto index = [&] {
+      if (!index_done) l.add_text(indent + fmt::format("<Function: {}>", shown));
+      index_done = true;
+    };
+    if (!src || fc.instrs.empty() || fc.instrs.front().line() == 0) index();
+    if (fc.instrs.empty()) l.add_text(indent + fmt::format("(no instructions: {})", fc.error));
+    for (const auto& ci : fc.instrs) {
+      uint32_t line = ci.line();
+      if (src && line) emit_source(ci.file(), line, ci.file() == fc.default_file);
+      index();
+      const auto& in = ci.ins;
+      std::string ops = in.operands;
+      if (in.flow == disasm::Flow::Call && in.has_target) {
+        std::string name = obj.target_name(in.target);
+        if (!name.empty()) ops = fmt::format("{} ! {:#x}", name, in.target);
+      } else if (in.has_target && (in.target < lo || in.target >= hi)) {
+        std::string name = obj.target_name(in.target);
+        if (!name.empty()) ops += fmt::format(" <{}>", name);
+      }
+      std::string where = line ? fmt::format("[{:>4}]", line) : "[   ?]";
+      std::string hex = o.dcc.hex ? fmt::format("{:<{}}  ", hex_bytes(in), hex_width) : "";
+      std::string t = fmt::format("{} {}{:>8x}:  {}{:<7} {}", where, targets.count(in.addr) ? '>' : ' ', in.addr, hex,
+                                  in.mnemonic, ops);
+      auto v = m.instr_values(obj.path(), in.addr, in.size);
+      if (!v) v = ExclIncl{};
+      l.add(v, t, true);
+    }
+  }
+  std::string head = fmt::format("Load Object: {}\n", obj.path());
+  if (!fns.empty())
+    if (const auto* cu = obj.lines().cu_at(fns.front().addr)) head += fmt::format("Source file: {}\n", cu->name);
+  std::set<std::string> seen;
+  if (src)
+    for (const auto& msg : sources.messages())
+      if (!msg.empty() && seen.insert(msg).second) head += msg + "\n";
+  return head + "\n" + l.render(o.dthresh);
+}
+
+}  // namespace erkit::views
