@@ -1,6 +1,7 @@
 // Small ELF queries that need no symbol index: build-id, static linking, sections.
 #include <fcntl.h>
 #include <gelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -41,9 +42,15 @@ struct ElfHandle {
   Elf* elf = nullptr;
   ElfHandle(const std::string& path, std::string* error) {
     elf_version(EV_CURRENT);
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO named by a damaged experiment must not block (issue 11).
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
       if (error) *error = path + ": " + std::strerror(errno);
+      return;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      if (error) *error = path + ": not a regular file";
       return;
     }
     elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);

@@ -2,9 +2,11 @@
 // info by build-id, .gnu_debuglink, and debuginfod when DEBUGINFOD_URLS is set) and
 // answers address queries from the symbol table and the lazily built DWARF index.
 #include <elfutils/libdwfl.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <map>
 
@@ -216,6 +218,11 @@ std::unique_ptr<ObjectSymbols> ObjectSymbols::open(const std::string& path, cons
     if (error) *error = path + ": " + msg;
     return nullptr;
   };
+  // Reliability (issue 11): an experiment's map may name a FIFO or device; opening a FIFO
+  // blocks for ever and reading a device never ends. Only regular files are objects.
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return fail(std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return fail("not a regular file");
   elf_version(EV_CURRENT);
   auto ix = std::make_unique<ObjectIndex>();
   ix->path = path;
