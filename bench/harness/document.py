@@ -1,0 +1,126 @@
+"""Assembles docs/performance.md: targets, reading, tables, machine, commands."""
+import re
+
+import overhead as ov
+import report as rp
+
+CPU_BOUND = ["cpu1", "cpu4", "deepstack", "xz", "python"]
+
+
+def unwind_figures(text):
+    """{"warm": (total ns, in-handler ns), "cold": ...} from unwind_bench's InSignal benchmarks."""
+    out = {}
+    scale = {"": 1.0, "k": 1e3, "M": 1e6}
+    # "BM_InSignal/cold  6268 ns  2089 ns  13471 in_handler_ns=1.60328k": wall, CPU, iterations, counter.
+    # CPU time, because wall time per iteration includes waiting for a CPU on a shared machine.
+    for m in re.finditer(r"BM_InSignal/(warm|cold)\s+[\d.]+ ns\s+([\d.]+) ns.*in_handler_ns=([\d.]+)([kM]?)", text):
+        out[m.group(1)] = (float(m.group(2)), float(m.group(3)) * scale[m.group(4)])
+    return out
+
+
+def _range(vals):
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return "–"
+    lo, hi = min(vals), max(vals)
+    return rp.pct(lo) if abs(hi - lo) < 1e-9 else f"{rp.pct(lo)} … {rp.pct(hi)}"
+
+
+def _verdict(ok):
+    return {True: "met", False: "**not met**", None: "not measurable yet"}[ok]
+
+
+def targets(d):
+    r, rows = d.results, []
+    for rate, limit in (("on", 0.01), ("hi", 0.03)):
+        w = ov.overhead(r, "cpu4", f"erkit-{rate}")
+        c = ov.overhead(r, "cpu4", f"erkit-{rate}", ov.med_cpu)
+        rows.append([f"clock profiling overhead, -p {rate}, 4-thread CPU-bound (issue 3)", f"≤ {limit * 100:.0f} %",
+                     f"wall {rp.pct(w)}, CPU {rp.pct(c)}", _verdict(None if w is None else w <= limit)])
+    f = ov.fidelity(r, "cpu4", "erkit-on")
+    fh = ov.fidelity(r, "cpu4", "erkit-hi")
+    vals = [x["cpu_ratio"] for x in (f, fh) if x and x["cpu_ratio"]]
+    rows.append(["per-thread User CPU vs kernel, 4 threads, -p on and hi (issue 3)", "within ±3 %",
+                 " / ".join(f"{v:.3f}" for v in vals) or "–",
+                 _verdict(None if not vals else all(abs(v - 1) <= 0.03 for v in vals))])
+    u = unwind_figures(d.unwind_text or "")
+    if "cold" in u:
+        rows.append(["unwind 30 frames inside the signal handler (issue 3)", "≤ 2 µs",
+                     f"cold cache {u['cold'][1] / 1000:.2f} µs, warm {u['warm'][1] / 1000:.2f} µs "
+                     f"(with signal delivery: {u['cold'][0] / 1000:.2f} / {u['warm'][0] / 1000:.2f} µs)",
+                     _verdict(u["cold"][1] <= 2000)])
+    else:
+        rows.append(["unwind 30 frames inside the signal handler (issue 3)", "≤ 2 µs", "unwind_bench not built", _verdict(None)])
+    c10k = next((c for c in d.synth if c.events == 10_000), None)
+    if c10k:
+        t = c10k.timings.get("calltree")
+        alt = c10k.timings.get("callers-callees")
+        if t and t.wall is not None:
+            rows.append(["call tree, 10 k samples, unique 100-frame stacks (issue 5)", "≤ 0.5 s",
+                         rp.timing_cell(t), _verdict(t.wall <= 0.5)])
+        else:
+            rows.append(["call tree, 10 k samples, unique 100-frame stacks (issue 5)", "≤ 0.5 s",
+                         "er_print has no call tree yet; callers-callees of the same experiment: " + rp.timing_cell(alt),
+                         _verdict(None)])
+    heap, ht = ov.per_call_ns(r, "mallocs", "erkit-heap"), ov.per_call_ns(r, "mallocs", "heaptrack")
+    recorded = ov.trace_recorded(r, "mallocs", "erkit-heap")
+    rows.append(["heap tracing cost per allocation vs heaptrack (issue 8)", "≥ 2× cheaper",
+                 f"erkit {rp.sec(heap, 0)} ns, heaptrack {rp.sec(ht, 0)} ns" + _why_none(r, "mallocs", "erkit-heap", recorded),
+                 _verdict(None if not recorded or heap is None or ht is None else heap * 2 <= ht)])
+    lk = ov.per_call_ns(r, "locks", "erkit-sync-on")
+    rec_all = ov.trace_recorded(r, "locks", "erkit-sync-all")
+    rows.append(["uncontended lock tracing cost per call, -s on (issue 8)", "≤ 50 ns",
+                 f"{rp.sec(lk, 1)} ns" + _why_none(r, "locks", "erkit-sync-all", rec_all),
+                 _verdict(None if not rec_all or lk is None else lk <= 50)])
+    return rp.table(["target", "goal", "measured", "verdict"], rows)
+
+
+def reading(d):
+    r, out = d.results, []
+    names = [w.name for w in d.workloads if w.name in CPU_BOUND]
+    for rate in ("on", "hi"):
+        e = [ov.overhead(r, n, f"erkit-{rate}") for n in names]
+        p = [ov.overhead(r, n, f"perf-{rate}") for n in names]
+        g = [ov.overhead(r, n, f"gprofng-{rate}") for n in names]
+        out.append(f"- **Overhead at -p {rate}** (wall, CPU-bound workloads {', '.join(names)}): erkit {_range(e)}, "
+                   f"perf {_range(p)}, gprofng {_range(g)}.")
+        behind = [n for n in names if _worse(ov.med_wall(r, n, f"erkit-{rate}"), ov.med_wall(r, n, f"perf-{rate}"))]
+        if behind:
+            out.append(f"  erkit is slower than perf at this rate on: {', '.join(behind)}.")
+    base = ov.med_wall(r, "noop", "base")
+    fixed = {k: ov.med_wall(r, "noop", k) for k in ("erkit-on", "perf-on", "gprofng-on")}
+    if base is not None and all(v is not None for v in fixed.values()):
+        out.append("- **Fixed cost** of profiling an empty program: " + ", ".join(
+            f"{k.split('-')[0]} {(v - base) * 1000:.0f} ms" for k, v in fixed.items()) + ".")
+    for n in ("cpu1", "cpu4"):
+        parts = []
+        for k in rp.CLOCK:
+            f = ov.fidelity(r, n, k)
+            if f:
+                parts.append(f"{k} {rp.sec(f['total_ratio'], 2)} samples / {rp.sec(f['cpu_ratio'], 2)} CPU")
+        if parts:
+            out.append(f"- **Fidelity on {n}** (recorded/expected samples, recorded/kernel CPU): " + "; ".join(parts) + ".")
+    c = {k: ov.bytes_per_sample(r, "deepstack", k)[0] for k in ("erkit-on", "perf-on", "gprofng-on")}
+    if all(v is not None for v in c.values()):
+        out.append("- **Bytes per sample** with unique 100-frame stacks at -p on: " +
+                   ", ".join(f"{k.split('-')[0]} {v:.0f}" for k, v in c.items()) + ".")
+    if len(d.synth) >= 2:
+        first, last = d.synth[0], d.synth[-1]
+        tf, tl = first.timings.get("functions"), last.timings.get("functions")
+        if tf and tl and tf.wall and tl.wall:
+            out.append(f"- **Analysis scaling**: the function list takes {tf.wall:.2f} s at {first.name} events and "
+                       f"{tl.wall:.2f} s / {tl.maxrss_kb / 1024:.0f} MB at {last.name}.")
+    return "\n".join(out) + "\n"
+
+
+def _why_none(r, wl, key, recorded):
+    if recorded:
+        return ""
+    fails = ov.failures(r, wl, key)
+    if fails:
+        return f" (erkit: {fails[0]})"
+    return " (erkit recorded no trace events)"
+
+
+def _worse(a, b, margin=0.01):
+    return a is not None and b is not None and a > b * (1 + margin)

@@ -1,0 +1,164 @@
+"""The profilers being compared: how each one is run around a workload, and how the samples,
+CPU time and bytes it recorded are read back from its output.
+
+Rates are matched: "on" is a 10 ms sampling period and "hi" 1 ms for every tool. perf uses the
+cpu-clock software event with a fixed period in ns (-c), the only clock event on machines without
+a PMU and the one that samples correctly here (anchors.md section 2).
+"""
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+import proc
+
+PERF_PERIOD_NS = {"on": 10_000_000, "hi": 1_000_000}
+
+
+@dataclass
+class Recording:
+    """What a tool says it recorded."""
+    samples_by_tid: dict = field(default_factory=dict)  # tid -> samples (None: tool has no per-thread list)
+    samples: int = 0
+    interval_ns: float = 0.0       # the sampling period the tool used
+    cpu_ns: float = 0.0            # CPU time the tool attributes to the program
+    threads_with_data: int = 0
+    bytes: int = 0
+    trace_events: int = -1         # heap/sync records, -1 when not a tracing config
+    note: str = ""
+
+
+@dataclass
+class Config:
+    key: str          # e.g. "erkit-on"
+    tool: str         # none, erkit, perf, gprofng, heaptrack
+    rate: str = ""    # on, hi, or "" for tracing configs
+    label: str = ""
+    flags: tuple = ()  # extra options for this config (tracing)
+
+    def artifact(self, outdir, tag):
+        ext = {"erkit": ".er", "gprofng": ".er", "perf": ".data", "heaptrack": ""}.get(self.tool, "")
+        return os.path.join(outdir, f"{tag}{ext}")
+
+    def command(self, ctx, wl, argv, artifact):
+        if self.tool == "none":
+            return list(argv)
+        if self.tool == "erkit":
+            d, name = os.path.split(artifact)
+            rate = ["-p", self.rate] if self.rate else []
+            return [ctx.collect, *rate, *self.flags, *wl.erkit_flags, "-d", d, "-o", name, *argv]
+        if self.tool == "perf":
+            return ["perf", "record", "-q", "-g", "-e", "cpu-clock", "-c", str(PERF_PERIOD_NS[self.rate]),
+                    "-o", artifact, "--", *argv]
+        if self.tool == "gprofng":
+            rate = ["-p", self.rate] if self.rate else []
+            return ["gprofng", "collect", "app", *rate, *self.flags, "-o", artifact, *argv]
+        if self.tool == "heaptrack":
+            return ["heaptrack", "-o", artifact, *argv]
+        raise ValueError(self.tool)
+
+    def read(self, ctx, artifact):
+        if self.tool == "erkit":
+            return read_erkit(ctx, artifact)
+        if self.tool == "perf":
+            return read_perf(artifact, PERF_PERIOD_NS[self.rate])
+        if self.tool == "gprofng":
+            return read_gprofng(artifact)
+        if self.tool == "heaptrack":
+            path = artifact + ".zst" if os.path.exists(artifact + ".zst") else artifact + ".gz"
+            return Recording(bytes=proc.tree_bytes(path), trace_events=-1)
+        return Recording()
+
+
+def clock_configs():
+    return [
+        Config("base", "none", label="uninstrumented"),
+        Config("erkit-on", "erkit", "on", "erkit -p on"),
+        Config("perf-on", "perf", "on", "perf -c 10ms"),
+        Config("gprofng-on", "gprofng", "on", "gprofng -p on"),
+        Config("erkit-hi", "erkit", "hi", "erkit -p hi"),
+        Config("perf-hi", "perf", "hi", "perf -c 1ms"),
+        Config("gprofng-hi", "gprofng", "hi", "gprofng -p hi"),
+    ]
+
+
+def heap_configs():
+    return [
+        Config("erkit-heap", "erkit", "off", "erkit -p off -H on", ("-H", "on")),
+        Config("gprofng-heap", "gprofng", "off", "gprofng -p off -H on", ("-H", "on")),
+        Config("heaptrack", "heaptrack", label="heaptrack"),
+    ]
+
+
+def sync_configs():
+    return [
+        Config("erkit-sync-on", "erkit", "off", "erkit -p off -s on", ("-s", "on")),
+        Config("erkit-sync-all", "erkit", "off", "erkit -p off -s all", ("-s", "all")),
+        Config("gprofng-sync", "gprofng", "off", "gprofng -p off -s on", ("-s", "on")),
+    ]
+
+
+# ---- reading each tool's output ------------------------------------------------------------
+
+def _data_records(path):
+    """Bytes past the 4 KiB header of an erkit data file (0 when nothing was recorded)."""
+    try:
+        return max(0, os.path.getsize(path) - 4096)
+    except OSError:
+        return 0
+
+
+def read_erkit(ctx, exp):
+    rec = Recording(bytes=proc.tree_bytes(exp))
+    try:
+        with open(os.path.join(exp, "log")) as f:
+            m = re.search(r"clock_interval_ns=(\d+)", f.read())
+            rec.interval_ns = float(m.group(1)) if m else 0.0
+    except OSError:
+        rec.note = "no log"
+        return rec
+    # "  1 yes   25064         61      0.608": experiment, selected, LWP, samples, User CPU (s)
+    out = proc.text([ctx.er_print, "-thread_list", exp])
+    for m in re.finditer(r"^\s*\d+\s+\S+\s+(\d+)\s+(\d+)\s+([\d.]+)\s*$", out, re.M):
+        tid, n, cpu = int(m.group(1)), int(m.group(2)), float(m.group(3))
+        rec.samples_by_tid[tid] = rec.samples_by_tid.get(tid, 0) + n
+        rec.cpu_ns += cpu * 1e9
+    rec.samples = sum(rec.samples_by_tid.values())
+    rec.threads_with_data = sum(1 for n in rec.samples_by_tid.values() if n > 0)
+    traced = _data_records(os.path.join(exp, "heaptrace")) + _data_records(os.path.join(exp, "synctrace"))
+    rec.trace_events = traced  # bytes of trace records; > 0 means the tracer recorded something
+    return rec
+
+
+def read_perf(path, period_ns):
+    rec = Recording(bytes=proc.tree_bytes(path), interval_ns=float(period_ns))
+    out = proc.text(["perf", "script", "-F", "tid", "-i", path], timeout=300)
+    counts = Counter(int(t) for t in out.split() if t.isdigit())
+    rec.samples_by_tid = dict(counts)
+    rec.samples = sum(counts.values())
+    rec.cpu_ns = rec.samples * float(period_ns)  # every cpu-clock sample stands for one period
+    rec.threads_with_data = len(counts)
+    return rec
+
+
+def read_gprofng(exp):
+    """gprofng has no per-thread sample count in text form; its thread list here shows only how
+    many threads have data. Samples are derived from the CPU it reports, which it credits as one
+    nominal period per signal (anchors.md section 1, bug 3)."""
+    # archives/ holds copies of the load objects (28 MB for libpython); erkit's -A on copies none
+    # by default, so the comparison is of the recorded data alone.
+    rec = Recording(bytes=proc.tree_bytes(exp) - proc.tree_bytes(os.path.join(exp, "archives")), samples_by_tid=None)
+    hdr = proc.text(["gprofng", "display", "text", "-header", exp])
+    m = re.search(r"Clock-profiling, interval = (\d+) microsecs", hdr)
+    rec.interval_ns = float(m.group(1)) * 1000 if m else 0.0
+    funcs = proc.text(["gprofng", "display", "text", "-functions", exp])
+    m = re.search(r"^\s*([\d.]+)\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+<Total>", funcs, re.M)
+    rec.cpu_ns = float(m.group(1)) * 1e9 if m else 0.0
+    rec.samples = round(rec.cpu_ns / rec.interval_ns) if rec.interval_ns else 0
+    tl = proc.text(["gprofng", "display", "text", "-thread_list", exp])
+    m = re.search(r"^\s*\d+\s+\S+\s+(\d+)\s*$", tl, re.M)
+    rec.threads_with_data = int(m.group(1)) if m else 0
+    if "Warning" in hdr:
+        w = re.search(r"\*\*\* Collector Warning: ([^\n]+)", hdr)
+        rec.note = w.group(1).strip() if w else ""
+    return rec
