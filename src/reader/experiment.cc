@@ -19,8 +19,11 @@ using common::parse_text_event;
 using common::TextEvent;
 
 // Calls fn for each complete line of a text file; returns false if the file cannot be read.
+// Only regular files are read: a FIFO in a damaged experiment would block for ever.
 template <typename Fn>
 bool for_each_line(const std::string& path, Fn fn) {
+  struct stat sb;
+  if (stat(path.c_str(), &sb) != 0 || !S_ISREG(sb.st_mode)) return false;
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -34,21 +37,50 @@ bool for_each_line(const std::string& path, Fn fn) {
   return true;
 }
 
+// Malformed lines of a text file, reported once per file rather than once per line (a file
+// overwritten with garbage would otherwise print thousands of warnings).
+struct MalformedLines {
+  size_t count = 0, first = 0;
+  void add(size_t lineno) {
+    if (count++ == 0) first = lineno;
+  }
+  void report(Experiment& e, const std::string& file) const {
+    if (count == 1) e.problems.push_back({file, fmt::format("line {} is malformed and was skipped", first)});
+    if (count > 1)
+      e.problems.push_back({file, fmt::format("{} malformed lines were skipped (the first is line {})", count, first)});
+  }
+};
+
+// Checks a text file's first line "<magic> <version>"; returns false (with a problem) if the
+// file is not of this kind. A different version is reported but the file is still read.
+bool check_text_header(Experiment& e, const std::string& file, std::string_view line, const char* magic_word,
+                       int* version) {
+  std::string magic = std::string(magic_word) + " ";
+  if (line.substr(0, magic.size()) != magic) {
+    e.problems.push_back({file, fmt::format("first line is not an erkit {} header", file)});
+    return false;
+  }
+  *version = std::atoi(std::string(line.substr(magic.size())).c_str());
+  if (*version != int(format::kFormatVersion))
+    e.problems.push_back({file, fmt::format("format version {} is not supported (this erkit reads version {}); "
+                                            "reading what is recognisable",
+                                            line.substr(magic.size()), format::kFormatVersion)});
+  return true;
+}
+
 void read_log(Experiment& e) {
   std::string file = format::kLogFile;
+  MalformedLines malformed;
+  size_t lines = 0;
   bool ok = for_each_line(e.path + "/" + file, [&](std::string_view line, size_t lineno) {
+    lines = lineno;
     if (lineno == 1) {
-      std::string magic = std::string(format::kLogMagic) + " ";
-      if (line.substr(0, magic.size()) != magic) {
-        e.problems.push_back({file, "first line is not an erkit log header"});
-        return;
-      }
-      e.log.format_version = std::atoi(std::string(line.substr(magic.size())).c_str());
+      check_text_header(e, file, line, format::kLogMagic, &e.log.format_version);
       return;
     }
     auto ev = parse_text_event(line);
     if (!ev) {
-      e.problems.push_back({file, fmt::format("line {} is malformed", lineno)});
+      malformed.add(lineno);
       return;
     }
     RunLog& l = e.log;
@@ -85,6 +117,8 @@ void read_log(Experiment& e) {
       auto tid = uint32_t(ev->get_int("tid").value_or(0));
       l.threads[tid].tid = tid;
       l.threads[tid].end_ns = ev->tstamp_ns;
+    } else if (n == "file") {
+      l.files[uint32_t(ev->get_int("id").value_or(0))] = ev->fields;
     } else if (n == "warning") {
       l.warnings.emplace_back(ev->tstamp_ns, ev->get("text"));
     } else if (n == "exit") {
@@ -96,16 +130,25 @@ void read_log(Experiment& e) {
       l.end_signal_name = ev->get("name");
     }
   });
-  if (!ok) e.problems.push_back({file, "missing or unreadable"});
+  malformed.report(e, file);
+  if (!ok) e.problems.push_back({file, "missing, unreadable or not a regular file"});
+  if (ok && lines == 0) e.problems.push_back({file, "empty (no complete line)"});
 }
 
 void read_map(Experiment& e) {
   std::string file = format::kMapFile;
+  MalformedLines malformed;
+  size_t lines = 0;
   bool ok = for_each_line(e.path + "/" + file, [&](std::string_view line, size_t lineno) {
-    if (lineno == 1) return;  // header
+    lines = lineno;
+    if (lineno == 1) {
+      int version = 0;
+      check_text_header(e, file, line, format::kMapMagic, &version);
+      return;
+    }
     auto ev = parse_text_event(line);
     if (!ev) {
-      e.problems.push_back({file, fmt::format("line {} is malformed", lineno)});
+      malformed.add(lineno);
       return;
     }
     if (ev->name == "load") {
@@ -125,7 +168,9 @@ void read_map(Experiment& e) {
         if (o.lo == lo && o.unload_ns == UINT64_MAX) o.unload_ns = ev->tstamp_ns;
     }
   });
-  if (!ok) e.problems.push_back({file, "missing or unreadable"});
+  malformed.report(e, file);
+  if (!ok) e.problems.push_back({file, "missing, unreadable or not a regular file"});
+  if (ok && lines == 0) e.problems.push_back({file, "empty (no complete line)"});
 }
 
 template <typename Rec>
@@ -191,6 +236,22 @@ void read_data(Experiment& e) {
     if (bad) e.problems.push_back({file, fmt::format("{} records of unknown kind or wrong size skipped", bad)});
     e.incomplete_records += st.incomplete;
   }
+  // Events whose call stack is not in the stacks file (deleted, truncated, or never flushed)
+  // are kept, shown under <Unknown>, and reported once.
+  uint64_t events = 0, orphans = 0;
+  auto count = [&](uint64_t id) {
+    ++events;
+    if (id != format::kNoStackId && !e.stacks.count(id)) ++orphans;
+  };
+  for (const auto& c : e.clock) count(c.stack_id);
+  for (const auto& r : e.heap) count(r.stack_id);
+  for (const auto& r : e.sync) count(r.stack_id);
+  for (const auto& r : e.io) count(r.stack_id);
+  if (orphans)
+    e.problems.push_back({format::kDataFileNames[uint32_t(format::DataKind::kStacks)],
+                          fmt::format("{} of {} events refer to call stacks missing from the file; "
+                                      "they are shown as <Unknown>",
+                                      orphans, events)});
   auto by_time = [](const auto& a, const auto& b) { return a.tstamp_ns < b.tstamp_ns; };
   std::stable_sort(e.clock.begin(), e.clock.end(), by_time);
   std::stable_sort(e.heap.begin(), e.heap.end(), by_time);

@@ -38,6 +38,8 @@ struct RunLog {
   std::map<std::string, std::map<std::string, std::string>> settings;  // name -> fields
   std::vector<std::pair<uint64_t, std::string>> warnings;              // tstamp, text
   std::map<uint32_t, ThreadInfo> threads;
+  // I/O trace file ids ("file" events): id -> fields (path, fd, how).
+  std::map<uint32_t, std::map<std::string, std::string>> files;
   std::string end_how;        // "exit", "signal", ... ("" if collect never saw the end)
   int64_t end_status = -1;    // exit status or signal number
   std::string end_signal_name;
