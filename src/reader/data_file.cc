@@ -28,7 +28,9 @@ DataFileStats read_data_file(const std::string& path, format::DataKind expected_
                              const std::function<void(uint32_t, const uint8_t*, uint32_t)>& on_record,
                              std::vector<std::string>* problems) {
   DataFileStats st;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK and the regular-file check: a FIFO or device in a damaged experiment must not
+  // block or be read for ever.
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return st;  // absent: the kind was not recorded
   st.present = true;
   struct stat sb;
@@ -37,7 +39,14 @@ DataFileStats read_data_file(const std::string& path, format::DataKind expected_
     close(fd);
     return st;
   }
+  if (!S_ISREG(sb.st_mode)) {
+    problems->push_back("not a regular file");
+    close(fd);
+    return st;
+  }
   if (sb.st_size == 0) {
+    // The collector writes the header when it creates the file: an empty one was cut short.
+    problems->push_back("empty (no header)");
     close(fd);
     return st;
   }
@@ -93,6 +102,10 @@ DataFileStats read_data_file(const std::string& path, format::DataKind expected_
       if (word == 0) break;  // rest of the block unwritten
       uint32_t size = format::record_size(word);
       uint32_t kind = format::record_kind(word);
+      if (off + size > end && end == m.size && size >= 8 && !(size & 7)) {
+        // A record cut by the end of a truncated file (already reported above).
+        break;
+      }
       if (size < 8 || (size & 7) || off + size > end) {
         problems->push_back(fmt::format("corrupt record at offset {} (size {}); rest of block {} skipped", off,
                                         size, b));
