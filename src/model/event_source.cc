@@ -3,6 +3,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "model/heap_leaks.h"
+
 namespace erkit::model {
 namespace {
 
@@ -26,23 +28,11 @@ void clock_events(const reader::Experiment& e, const std::function<void(const Ev
 }
 
 void heap_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
-  // Live allocations by address, to find the ones never freed.
-  std::unordered_map<uint64_t, size_t> live;
-  for (size_t i = 0; i < e.heap.size(); ++i) {
-    const auto& h = e.heap[i];
-    if (h.op == format::kHeapFree || h.op == format::kHeapMunmap || h.op == format::kHeapRealloc) {
-      uint64_t freed = h.op == format::kHeapRealloc ? h.old_address : h.address;
-      if (freed) live.erase(freed);
-    }
-    if ((h.op == format::kHeapMalloc || h.op == format::kHeapRealloc || h.op == format::kHeapMmap) && h.address)
-      live[h.address] = i;
-  }
-  std::vector<bool> leaked(e.heap.size(), false);
-  for (const auto& [addr, i] : live) leaked[i] = true;
+  std::vector<bool> leaked = leaked_allocations(e.heap);
   EventRecord ev;
   for (size_t i = 0; i < e.heap.size(); ++i) {
     const auto& h = e.heap[i];
-    if (h.op != format::kHeapMalloc && h.op != format::kHeapRealloc && h.op != format::kHeapMmap) continue;
+    if (!heap_allocates(h)) continue;
     std::memset(ev.values, 0, sizeof ev.values);
     ev.tstamp_ns = h.tstamp_ns;
     ev.stack_id = h.stack_id;

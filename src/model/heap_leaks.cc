@@ -1,0 +1,56 @@
+#include "model/heap_leaks.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace erkit::model {
+
+bool heap_allocates(const format::HeapEventRecord& h) {
+  return (h.op == format::kHeapMalloc || h.op == format::kHeapRealloc || h.op == format::kHeapMmap) &&
+         h.address != 0;
+}
+
+std::vector<bool> leaked_allocations(const std::vector<format::HeapEventRecord>& events) {
+  struct Action {
+    uint64_t t;
+    bool release;  // releases sort before acquisitions at the same time
+    uint32_t index;
+    uint64_t address;
+  };
+  std::vector<Action> actions;
+  actions.reserve(events.size() + events.size() / 4);
+  for (size_t i = 0; i < events.size(); ++i) {
+    const auto& h = events[i];
+    auto idx = uint32_t(i);
+    switch (h.op) {
+      case format::kHeapFree:
+      case format::kHeapMunmap:
+        if (h.address) actions.push_back({h.tstamp_ns, true, idx, h.address});
+        break;
+      case format::kHeapRealloc:
+        if (h.old_address) {
+          uint64_t start = h.tstamp_ns >= h.reserved ? h.tstamp_ns - h.reserved : 0;
+          actions.push_back({start, true, idx, h.old_address});
+        }
+        break;
+      default:
+        break;
+    }
+    if (heap_allocates(h)) actions.push_back({h.tstamp_ns, false, idx, h.address});
+  }
+  std::stable_sort(actions.begin(), actions.end(), [](const Action& a, const Action& b) {
+    if (a.t != b.t) return a.t < b.t;
+    return a.release && !b.release;
+  });
+  std::unordered_map<uint64_t, uint32_t> live;  // address -> allocating event
+  live.reserve(1024);
+  for (const Action& a : actions) {
+    if (a.release) live.erase(a.address);
+    else live[a.address] = a.index;
+  }
+  std::vector<bool> leaked(events.size(), false);
+  for (const auto& [addr, i] : live) leaked[i] = true;
+  return leaked;
+}
+
+}  // namespace erkit::model
