@@ -1,10 +1,14 @@
 #include "erprint/commands.h"
 
 #include <fmt/format.h>
+#include <stdio.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include "common/version.h"
+#include "erprint/command_groups.h"
 #include "erprint/info_commands.h"
 #include "erprint/source_commands.h"
 #include "erprint/trace_commands.h"
@@ -12,106 +16,40 @@
 namespace erkit::erprint {
 namespace {
 
-CommandResult ok() { return {}; }
-CommandResult err(std::string m) { return {false, false, std::move(m)}; }
-
-CommandResult print(Session& s, const std::string& text) {
-  fmt::print(s.out, "{}", text);
-  std::fflush(s.out);
-  return ok();
-}
-
-CommandResult set_metrics(Session& s, const std::string& spec, bool callers) {
-  auto avail = s.available();
-  auto kind = callers ? metricspec::ListKind::CallersCallees : metricspec::ListKind::Functions;
-  auto r = metricspec::resolve_metrics(spec, kind, avail);
-  if (auto* e = std::get_if<metricspec::SpecError>(&r))
-    return err(fmt::format("{} (at offset {} of '{}'); metrics unchanged", e->message, e->offset, spec));
-  auto& res = std::get<metricspec::Resolved<metricspec::MetricList>>(r);
-  for (const auto& w : res.warnings) fmt::print(s.out, "Warning: {}\n", w);
-  if (callers) {
-    s.cmetrics = res.value;
-  } else {
-    s.metrics = res.value;
-    s.cmetrics = metricspec::derive_callers_callees(s.metrics, avail);
-  }
-  fmt::print(s.out, "{}\n", (callers ? s.cmetrics : s.metrics).confirmation());
-  return ok();
-}
-
-CommandResult set_sort(Session& s, const std::string& spec, bool callers) {
-  auto avail = s.available();
-  auto kind = callers ? metricspec::ListKind::CallersCallees : metricspec::ListKind::Functions;
-  auto r = metricspec::resolve_sort(spec, kind, callers ? s.cmetrics : s.metrics, avail);
-  if (auto* e = std::get_if<metricspec::SpecError>(&r))
-    return err(fmt::format("{} (in '{}'); sort unchanged", e->message, spec));
-  auto& res = std::get<metricspec::Resolved<metricspec::SortKey>>(r);
-  (callers ? s.csort_key : s.sort_key) = res.value;
-  if (!callers) s.csort_key = metricspec::derive_callers_callees_sort(s.sort_key, avail);
-  fmt::print(s.out, "current sort: {}\n", res.value.to_string());
-  return ok();
-}
-
 std::vector<Command> build_table() {
   std::vector<Command> t;
-  t.push_back({"functions", {}, 0, 0, "", "Show the function list with the current metrics",
-               [](Session& s, const auto&) {
-                 return print(s, views::render_function_list(s.profile(), s.function_columns(), s.sort(), s.limit,
-                                                             s.names));
-               }});
-  t.push_back({"callers-callees", {}, 0, 0, "", "Show callers and callees of each function in the list",
-               [](Session& s, const auto&) {
-                 return print(s, views::render_callers_callees(s.profile(), s.callers_callees_columns(), s.sort(),
-                                                               s.csort(), s.limit, s.names));
-               }});
-  t.push_back({"metrics", {}, 1, 1, "metric_spec", "Set the function-list metrics",
-               [](Session& s, const auto& a) { return set_metrics(s, a[0], false); }});
-  t.push_back({"cmetrics", {}, 1, 1, "metric_spec", "Set the callers-callees metrics",
-               [](Session& s, const auto& a) { return set_metrics(s, a[0], true); }});
-  t.push_back({"sort", {}, 1, 1, "metric_spec", "Sort the function list by a metric (-metric reverses)",
-               [](Session& s, const auto& a) { return set_sort(s, a[0], false); }});
-  t.push_back({"csort", {}, 1, 1, "metric_spec", "Sort callers and callees by a metric",
-               [](Session& s, const auto& a) { return set_sort(s, a[0], true); }});
-  t.push_back({"limit", {}, 1, 1, "n", "Print only the first n entries of lists (0 = all)",
-               [](Session& s, const auto& a) {
-                 try {
-                   size_t n = std::stoul(a[0]);
-                   s.limit = n;
-                   return ok();
-                 } catch (...) {
-                   return err(fmt::format("limit: '{}' is not a number", a[0]));
-                 }
-               }});
-  t.push_back({"name", {}, 1, 1, "long|short|mangled[:soname|:no_soname]", "Choose how function names are shown",
-               [](Session& s, const auto& a) {
-                 std::string v = a[0];
-                 std::string style = v.substr(0, v.find(':'));
-                 std::string so = v.find(':') == std::string::npos ? "" : v.substr(v.find(':') + 1);
-                 if (style != "long" && style != "short" && style != "mangled")
-                   return err(fmt::format("name: unknown style '{}' (long, short or mangled)", style));
-                 if (!so.empty() && so != "soname" && so != "no_soname" && so != "shared_object_name" &&
-                     so != "no_shared_object_name")
-                   return err(fmt::format("name: unknown qualifier '{}'", so));
-                 s.names.short_names = style == "short";
-                 s.names.mangled = style == "mangled";
-                 s.names.show_object = so == "soname" || so == "shared_object_name";
-                 return ok();
-               }});
-  add_info_commands(t);
+  add_function_commands(t);
   add_trace_commands(t);   // heap, sync, I/O lists
   add_source_commands(t);  // source, disasm, lines, pcs
-  t.push_back({"version", {}, 0, 0, "", "Print the version",
-               [](Session& s, const auto&) { return print(s, fmt::format("er_print: erkit {}\n", ERKIT_VERSION)); }});
-  t.push_back({"quit", {"exit"}, 0, 0, "", "Leave er_print", [](Session&, const auto&) {
+  add_info_commands(t);
+  add_select_commands(t);
+  add_setting_commands(t);
+  add_misc_commands(t);
+  t.push_back({"script", {}, 1, 1, "file", "Run the commands of a file",
+               [](Session& s, const auto& a) {
+                 std::string error;
+                 if (!run_script_file(s, a[0], &error)) return command_error(error);
+                 return command_ok();
+               }});
+  t.push_back({"version", {}, 0, 0, "", "Print the version", [](Session& s, const auto&) {
+                 return emit_report(s, "version", fmt::format("er_print: erkit {}\n", ERKIT_VERSION),
+                                    json::Value::object().set("version", ERKIT_VERSION));
+               }});
+  t.push_back({"quit", {"exit"}, 0, 0, "", "End the current script, or leave er_print", [](Session&, const auto&) {
                  CommandResult r;
                  r.quit = true;
                  return r;
                }});
   t.push_back({"help", {}, 0, 0, "", "List the commands", [](Session& s, const auto&) {
-                 std::string out;
-                 for (const auto& c : command_table())
-                   out += fmt::format("  {:<18} {:<26} {}\n", c.name, c.args_help, c.help);
-                 return print(s, out);
+                 std::string out = "er_print commands (any unambiguous prefix works):\n";
+                 json::Value list = json::Value::array();
+                 for (const auto& c : command_table()) {
+                   std::string name = c.name;
+                   for (const auto& a : c.aliases) name += "|" + a;
+                   out += fmt::format("  {:<22} {:<30} {}\n", name, c.args_help, c.help);
+                   list.push(json::Value::object().set("name", c.name).set("args", c.args_help).set("help", c.help));
+                 }
+                 return emit_report(s, "help", out, json::Value::object().set("commands", std::move(list)));
                }});
   return t;
 }
@@ -128,11 +66,61 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+// The rest of a line as one argument: up to a comment, without enclosing quotes.
+std::string raw_rest(const std::string& rest_in) {
+  std::string rest;
+  bool q = false;
+  for (size_t i = 0; i < rest_in.size(); ++i) {
+    char c = rest_in[i];
+    if (c == '\\' && q && i + 1 < rest_in.size()) {
+      rest += c;
+      rest += rest_in[++i];
+      continue;
+    }
+    if (c == '"') q = !q;
+    if (c == '#' && !q && (i == 0 || rest_in[i - 1] == ' ' || rest_in[i - 1] == '\t')) break;
+    rest += c;
+  }
+  rest = trim(rest);
+  if (rest.size() >= 2 && rest.front() == '"' && rest.back() == '"') {
+    // Wholly quoted only if the first quote closes at the very end.
+    std::string inner;
+    size_t i = 1;
+    for (; i + 1 < rest.size(); ++i) {
+      if (rest[i] == '\\' && i + 2 < rest.size() && rest[i + 1] == '"') {
+        inner += '"';
+        ++i;
+      } else if (rest[i] == '"') {
+        break;
+      } else {
+        inner += rest[i];
+      }
+    }
+    if (i + 1 == rest.size()) return inner;
+  }
+  return rest;
+}
+
 }  // namespace
 
 const std::vector<Command>& command_table() {
   static const std::vector<Command> t = build_table();
   return t;
+}
+
+std::vector<std::string> command_names() {
+  std::vector<std::string> out;
+  for (const auto& c : command_table()) {
+    out.push_back(c.name);
+    for (const auto& a : c.aliases) out.push_back(a);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 const Command* find_command(const std::string& name, std::string* error) {
@@ -143,13 +131,17 @@ const Command* find_command(const std::string& name, std::string* error) {
       if (a == name) return &c;
   }
   std::vector<const Command*> matches;
-  for (const auto& c : t)
-    if (c.name.rfind(name, 0) == 0) matches.push_back(&c);
-  if (matches.size() == 1) return matches[0];
-  if (matches.size() > 1) {
-    std::string names;
-    for (auto* m : matches) names += " " + m->name;
-    *error = fmt::format("ambiguous command '{}':{}", name, names);
+  std::vector<std::string> names;
+  for (const auto& c : t) {
+    bool m = c.name.rfind(name, 0) == 0;
+    for (const auto& a : c.aliases) m |= a.rfind(name, 0) == 0;
+    if (m && std::find(matches.begin(), matches.end(), &c) == matches.end()) matches.push_back(&c), names.push_back(c.name);
+  }
+  if (!name.empty() && matches.size() == 1) return matches[0];
+  if (!name.empty() && matches.size() > 1) {
+    std::string list;
+    for (const auto& n : names) list += " " + n;
+    *error = fmt::format("ambiguous command '{}':{}", name, list);
     return nullptr;
   }
   const Command* best = nullptr;
@@ -166,47 +158,177 @@ const Command* find_command(const std::string& name, std::string* error) {
   return nullptr;
 }
 
-std::vector<std::string> split_command_line(const std::string& line, std::string* error) {
-  std::vector<std::string> words;
-  std::string cur;
+std::vector<Word> split_words(const std::string& line, std::string* error) {
+  std::vector<Word> words;
+  Word cur;
   bool in_word = false, quoted = false;
   for (size_t i = 0; i < line.size(); ++i) {
     char c = line[i];
     if (quoted) {
-      if (c == '"') quoted = false;
-      else cur += c;
+      if (c == '\\' && i + 1 < line.size() && line[i + 1] == '"') cur.text += line[++i];
+      else if (c == '"') quoted = false;
+      else cur.text += c;
       continue;
     }
     if (c == '"') {
+      if (!in_word) cur.begin = i;
       quoted = in_word = true;
-    } else if (c == ' ' || c == '\t') {
-      if (in_word) words.push_back(cur);
-      cur.clear();
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (in_word) cur.end = i, words.push_back(cur);
+      cur = Word{};
       in_word = false;
     } else if (c == '#' && !in_word) {
       break;  // comment
     } else {
-      cur += c;
+      if (!in_word) cur.begin = i;
+      cur.text += c;
       in_word = true;
     }
   }
   if (quoted) *error = "unterminated double quote";
-  if (in_word) words.push_back(cur);
+  if (in_word) cur.end = line.size(), words.push_back(cur);
   return words;
+}
+
+std::vector<std::string> split_command_line(const std::string& line, std::string* error) {
+  std::vector<std::string> out;
+  for (auto& w : split_words(line, error)) out.push_back(std::move(w.text));
+  return out;
 }
 
 CommandResult run_command_line(Session& s, const std::string& line) {
   std::string error;
-  auto words = split_command_line(line, &error);
-  if (!error.empty()) return err(error);
-  if (words.empty()) return ok();
-  const Command* c = find_command(words[0], &error);
-  if (!c) return err(error);
-  std::vector<std::string> args(words.begin() + 1, words.end());
+  auto words = split_words(line, &error);
+  if (words.empty() && error.empty()) return command_ok();
+  if (words.empty()) return command_error(error);
+  const Command* c = find_command(words[0].text, &error);
+  std::vector<std::string> args;
+  if (!c) {
+    // A memory-object type name is a command of its own (seed-spec §7.8).
+    for (const auto& [n, e] : s.memobj_types)
+      if (n == words[0].text) {
+        std::string ignored;
+        c = find_command("memobj", &ignored);
+        args.push_back(n);
+      }
+    if (!c) return command_error(error);
+  } else if (c->raw_after >= 0) {
+    error.clear();
+    const size_t ordinary = size_t(c->raw_after) + 1;
+    for (size_t i = 1; i < ordinary && i < words.size(); ++i) args.push_back(words[i].text);
+    if (words.size() > ordinary) {
+      std::string rest = raw_rest(line.substr(words[ordinary].begin));
+      if (!rest.empty()) args.push_back(rest);
+    }
+  } else {
+    if (!error.empty()) return command_error(error);
+    for (size_t i = 1; i < words.size(); ++i) args.push_back(words[i].text);
+  }
   if (int(args.size()) < c->min_args || int(args.size()) > c->max_args)
-    return err(fmt::format("{}: expects {} ({})", c->name,
-                           c->max_args == 0 ? "no arguments" : c->args_help, c->help));
-  return c->run(s, args);
+    return command_error(fmt::format("{}: expects {} ({})", c->name, c->max_args == 0 ? "no arguments" : c->args_help,
+                                     c->help));
+  s.stats.commands++;
+  if (s.format != OutputFormat::Json) return c->run(s, args);
+  // JSON: text a command prints directly is captured and wrapped into a report object.
+  char* buf = nullptr;
+  size_t len = 0;
+  FILE* mem = open_memstream(&buf, &len);
+  if (!mem) return c->run(s, args);
+  s.out = mem;
+  CommandResult r = c->run(s, args);
+  std::fclose(mem);
+  s.out = s.sink();
+  std::string text(buf, len);
+  std::free(buf);
+  if (!text.empty()) {
+    OutputFormat keep = s.format;
+    s.format = OutputFormat::Json;
+    s.emit(Report{c->name, text, {}, {}});
+    s.format = keep;
+  }
+  return r;
+}
+
+CommandResult execute(Session& s, const std::string& line) {
+  CommandResult r = run_command_line(s, line);
+  if (!r.ok) {
+    fmt::print(stderr, "er_print: {}\n", r.error);
+    if (s.format == OutputFormat::Json) {
+      std::string error;
+      auto words = split_command_line(line, &error);
+      json::Value v = json::Value::object()
+                          .set("schema", "erkit.er_print")
+                          .set("version", kJsonSchemaVersion)
+                          .set("command", words.empty() ? "" : words[0])
+                          .set("error", r.error);
+      fmt::print(s.sink(), "{}\n", v.dump());
+      std::fflush(s.sink());
+    }
+  }
+  return r;
+}
+
+bool assemble_line(std::string& pending, const std::string& physical_in, std::string* complete) {
+  std::string physical = physical_in;
+  if (!physical.empty() && physical.back() == '\r') physical.pop_back();
+  std::string line = pending + physical;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\\' && quoted && i + 1 < line.size()) ++i;
+    else if (line[i] == '"') quoted = !quoted;
+  }
+  if (!line.empty() && line.back() == '\\' && !quoted) {
+    line.pop_back();
+    pending = line;
+    return false;
+  }
+  if (quoted) {  // a quoted argument continues on the next line
+    pending = line + "\n";
+    return false;
+  }
+  pending.clear();
+  *complete = line;
+  return true;
+}
+
+bool run_script(Session& s, const std::string& text, InputMode mode) {
+  InputMode saved = s.input;
+  s.input = mode;
+  std::istringstream in(text);
+  std::string physical, pending, line;
+  bool ok = true;
+  while (std::getline(in, physical)) {
+    if (!assemble_line(pending, physical, &line)) continue;
+    CommandResult r = execute(s, line);
+    ok &= r.ok;
+    if (r.quit) break;
+  }
+  if (!pending.empty()) {
+    CommandResult r = execute(s, pending);
+    ok &= r.ok;
+  }
+  s.input = saved;
+  return ok;
+}
+
+bool run_script_file(Session& s, const std::string& path, std::string* error) {
+  static int depth = 0;
+  if (depth > 32) {
+    *error = fmt::format("script: '{}' nested more than 32 deep (a script running itself?)", path);
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = fmt::format("script: cannot read '{}'", path);
+    return false;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  ++depth;
+  bool ok = run_script(s, ss.str(), InputMode::Script);
+  --depth;
+  if (!ok) *error = fmt::format("script '{}': some commands failed", path);
+  return ok;
 }
 
 }  // namespace erkit::erprint

@@ -1,121 +1,143 @@
 #include "erprint/info_commands.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 
-#include <ctime>
-#include <map>
+#include <cstdlib>
 
-#include "erprint/commands.h"
+#include "erprint/command_groups.h"
+#include "views/experiment_views.h"
 
 namespace erkit::erprint {
 namespace {
 
-std::string format_realtime(int64_t ns) {
-  if (ns <= 0) return "unknown";
-  time_t t = time_t(ns / 1000000000);
-  char buf[64];
-  struct tm tm;
-  localtime_r(&t, &tm);
-  strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm);
-  return buf;
-}
-
-std::string end_description(const reader::RunLog& l) {
-  if (l.end_how == "exit") return fmt::format("exited with status {}", l.end_status);
-  if (l.end_how == "signal")
-    return fmt::format("killed by signal {} ({})", l.end_status, l.end_signal_name);
-  if (!l.collector_exit.empty()) return fmt::format("ended ({}), collect did not report the status", l.collector_exit);
-  return "end not recorded (collect or the target was killed)";
-}
-
-std::string header_text(const reader::Experiment& e) {
-  const auto& l = e.log;
-  std::string out;
-  for (const auto& n : e.notes) out += n + "\n";
-  out += fmt::format("Experiment: {}\n", e.path);
-  if (e.problems.empty()) out += "No errors\n";
-  else
-    for (const auto& p : e.problems) out += fmt::format("Error: {}: {}\n", p.file, p.message);
-  if (l.warnings.empty()) out += "No warnings\n";
-  else
-    for (const auto& [t, w] : l.warnings) out += fmt::format("Warning ({:.3f} s): {}\n", double(t) / 1e9, w);
-  out += fmt::format("Experiment started {}\n", format_realtime(l.realtime_start_ns));
-  out += fmt::format("Target command (64-bit): '{}{}{}'\n", l.target, l.args.empty() ? "" : " ", l.args);
-  out += fmt::format("Process ID: {}, Parent PID: {}\n", l.pid, l.ppid);
-  out += fmt::format("Current working directory: {}\n", l.cwd);
-  out += fmt::format("Collector version: erkit {}; Host '{}' ({}, Linux {})\n", l.collect_version, l.host, l.arch, l.os);
-  out += fmt::format("  Hardware: {} CPUs, page size {}\n", l.ncpus, l.pagesize);
-  out += "Data collection parameters:\n";
-  if (l.clock_interval_ns)
-    out += fmt::format("  Clock-profiling, interval = {} microsecs.\n", l.clock_interval_ns / 1000);
-  else
-    out += "  Clock-profiling off\n";
-  if (auto it = l.settings.find("sample"); it != l.settings.end() && it->second.count("interval_ms")) {
-    int ms = std::atoi(it->second.at("interval_ms").c_str());
-    out += ms ? fmt::format("  Periodic sampling, {} secs.\n", ms / 1000) : "  Periodic sampling off\n";
+// exp_id | all | nothing: the experiments (0-based) a command covers.
+bool parse_experiments(Session& s, const std::string& cmd, const std::vector<std::string>& a,
+                       std::vector<uint32_t>* out, bool* all, std::string* error) {
+  const uint32_t n = uint32_t(s.profile().experiments().size());
+  *all = !a.empty() && a[0] == "all";
+  if (a.empty() || *all) {
+    for (uint32_t x = 0; x < n; ++x) out->push_back(x);
+    return true;
   }
-  if (auto it = l.settings.find("follow"); it != l.settings.end())
-    out += fmt::format("  Follow descendant processes: {}\n", it->second.count("value") ? it->second.at("value") : "off");
-  if (l.limit_reached) out += "  Data size limit reached: recording of events stopped early\n";
-  out += fmt::format("Target {}\n", end_description(l));
-  out += fmt::format("Experiment Ended: {:.3f} s\n", double(e.duration_ns()) / 1e9);
-  return out;
+  char* end = nullptr;
+  long id = std::strtol(a[0].c_str(), &end, 10);
+  if (a[0].empty() || *end || id < 1 || id > long(n)) {
+    *error = fmt::format("{}: '{}' is not an experiment ID (1-{} or all; see experiment_list)", cmd, a[0], n);
+    return false;
+  }
+  out->push_back(uint32_t(id - 1));
+  return true;
 }
 
-CommandResult print_text(Session& s, const std::string& text) {
-  fmt::print(s.out, "{}", text);
-  std::fflush(s.out);
-  return {};
+CommandResult selection_list(Session& s, const std::string& cmd, selection::Target t) {
+  auto& p = s.profile();
+  if (s.format == OutputFormat::Json)
+    return emit_report(s, cmd, "", views::selection_list_json(p, s.selections(), t));
+  return emit_text(s, cmd, views::render_selection_list(p, s.selections(), t));
 }
 
 }  // namespace
 
 void add_info_commands(std::vector<Command>& t) {
-  t.push_back({"header", {}, 0, 1, "[exp_id]", "Describe each experiment (settings, target, how it ended)",
-               [](Session& s, const auto&) {
-                 std::string out;
-                 for (const auto& e : s.profile().experiments()) out += header_text(e) + "\n";
-                 return print_text(s, out);
-               }});
-  t.push_back({"experiment_list", {"exp_list"}, 0, 0, "", "List the loaded experiments with their IDs",
-               [](Session& s, const auto&) {
-                 std::string out = "ID Sel     PID Experiment\n== === ======= ==========\n";
-                 uint32_t id = 1;
-                 for (const auto& e : s.profile().experiments())
-                   out += fmt::format("{:<2} yes {:>7} {}\n", id++, e.log.pid, e.path);
-                 return print_text(s, out);
-               }});
-  t.push_back({"thread_list", {"lwp_list"}, 0, 0, "", "List the threads that have data",
-               [](Session& s, const auto&) {
-                 std::string out = "Exp Sel     LWP    Samples   User CPU\n=== === ======= ========== ==========\n";
-                 uint32_t id = 1;
-                 for (const auto& e : s.profile().experiments()) {
-                   std::map<uint32_t, std::pair<uint64_t, uint64_t>> per;
-                   for (const auto& c : e.clock) {
-                     per[c.tid].first++;
-                     per[c.tid].second += c.ns[format::kMsUser];
-                   }
-                   for (const auto& [tid, v] : per)
-                     out += fmt::format("{:>3} yes {:>7} {:>10} {:>10.3f}\n", id, tid, v.first, double(v.second) / 1e9);
-                   ++id;
+  t.push_back({"header", {}, 0, 1, "[exp_id|all]", "Describe each experiment (settings, target, how it ended)",
+               [](Session& s, const auto& a) {
+                 std::vector<uint32_t> xs;
+                 bool all;
+                 std::string error;
+                 if (!parse_experiments(s, "header", a, &xs, &all, &error)) return command_error(error);
+                 std::string text;
+                 json::Value list = json::Value::array();
+                 for (size_t i = 0; i < xs.size(); ++i) {
+                   if (i) text += "------------------------------------------------------------\n";
+                   text += views::render_header(s.profile(), xs[i]);
+                   if (s.format == OutputFormat::Json) list.push(views::header_json(s.profile(), xs[i]));
                  }
-                 return print_text(s, out);
+                 return emit_report(s, "header", text, json::Value::object().set("experiments", std::move(list)));
                }});
-  t.push_back({"outfile", {}, 1, 1, "file|-|--", "Send further output to a file (- stdout, -- stderr)",
-               [](Session& s, const auto& a) -> CommandResult {
-                 FILE* f = a[0] == "-" ? stdout : a[0] == "--" ? stderr : std::fopen(a[0].c_str(), "w");
-                 if (!f) return {false, false, fmt::format("outfile: cannot open '{}'", a[0])};
-                 if (s.out != stdout && s.out != stderr) std::fclose(s.out);
-                 s.out = f;
-                 return {};
+  t.push_back({"experiment_list", {"exp_list"}, 0, 0, "", "List the loaded experiments with their IDs and PIDs",
+               [](Session& s, const auto&) {
+                 auto& p = s.profile();
+                 return emit_report(s, "experiment_list", views::render_experiment_list(p, s.selections()),
+                                    views::experiment_list_json(p, s.selections()));
                }});
-  t.push_back({"appendfile", {}, 1, 1, "file", "Append further output to a file",
-               [](Session& s, const auto& a) -> CommandResult {
-                 FILE* f = std::fopen(a[0].c_str(), "a");
-                 if (!f) return {false, false, fmt::format("appendfile: cannot open '{}'", a[0])};
-                 if (s.out != stdout && s.out != stderr) std::fclose(s.out);
-                 s.out = f;
-                 return {};
+  t.push_back({"sample_list", {}, 0, 0, "", "List the selected samples of each experiment",
+               [](Session& s, const auto&) { return selection_list(s, "sample_list", selection::Target::Samples); }});
+  t.push_back({"thread_list", {}, 0, 0, "", "List the selected threads",
+               [](Session& s, const auto&) { return selection_list(s, "thread_list", selection::Target::Threads); }});
+  t.push_back({"lwp_list", {}, 0, 0, "", "List the selected LWPs (kernel thread ids)",
+               [](Session& s, const auto&) { return selection_list(s, "lwp_list", selection::Target::Lwps); }});
+  t.push_back({"cpu_list", {}, 0, 0, "", "List the selected CPUs",
+               [](Session& s, const auto&) { return selection_list(s, "cpu_list", selection::Target::Cpus); }});
+  t.push_back({"overview", {}, 0, 1, "[exp_id|all]", "Show the sample data of each selected sample",
+               [](Session& s, const auto& a) {
+                 std::vector<uint32_t> xs;
+                 bool all;
+                 std::string error;
+                 if (!parse_experiments(s, "overview", a, &xs, &all, &error)) return command_error(error);
+                 auto& p = s.profile();
+                 if (s.format == OutputFormat::Json)
+                   return emit_report(s, "overview", "", views::overview_json(p, s.selections(), xs));
+                 return emit_text(s, "overview", views::render_overview(p, s.selections(), xs));
+               }});
+  t.push_back({"statistics", {}, 0, 1, "[exp_id|all]", "Show execution statistics summed over the selected samples",
+               [](Session& s, const auto& a) {
+                 std::vector<uint32_t> xs;
+                 bool all;
+                 std::string error;
+                 if (!parse_experiments(s, "statistics", a, &xs, &all, &error)) return command_error(error);
+                 auto& p = s.profile();
+                 bool each = all && xs.size() > 1;
+                 if (s.format == OutputFormat::Json)
+                   return emit_report(s, "statistics", "", views::statistics_json(p, s.selections(), xs, each));
+                 return emit_text(s, "statistics", views::render_statistics(p, s.selections(), xs, each));
+               }});
+  t.push_back({"objects", {}, 0, 0, "", "List the load objects with problems met reading them",
+               [](Session& s, const auto&) {
+                 auto& p = s.profile();
+                 return emit_report(s, "objects", views::render_objects(p, s.limit), views::objects_json(p, s.limit));
+               }});
+  t.push_back({"procstats", {}, 0, 0, "", "Show statistics of er_print's own processing",
+               [](Session& s, const auto&) {
+                 auto& p = s.profile();
+                 size_t events = 0, stacks = 0;
+                 for (const auto& e : p.experiments()) {
+                   events += e.clock.size() + e.heap.size() + e.sync.size() + e.io.size();
+                   stacks += e.stacks.size();
+                 }
+                 struct rusage ru {};
+                 getrusage(RUSAGE_SELF, &ru);
+                 double cpu = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                              double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+                 const size_t aggs = p.aggregates().size();
+                 std::string text = fmt::format(
+                     "Experiments loaded:              {}\n"
+                     "Events read:                     {}\n"
+                     "Distinct stacks recorded:        {}\n"
+                     "Distinct stacks after filtering: {}\n"
+                     "Functions:                       {}\n"
+                     "Load objects:                    {}\n"
+                     "Distinct PCs symbolised:         {}\n"
+                     "Commands processed:              {}\n"
+                     "Time loading experiments:        {:.3f} s\n"
+                     "CPU time used by er_print:       {:.3f} s\n"
+                     "Maximum resident set:            {} KB\n",
+                     p.experiments().size(), events, stacks, aggs, p.functions().size(),
+                     p.functions().object_count() - 1, p.resolver().pcs().size(), s.stats.commands,
+                     s.stats.load_seconds, cpu, ru.ru_maxrss);
+                 return emit_report(s, "procstats", text,
+                                    json::Value::object()
+                                        .set("experiments", p.experiments().size())
+                                        .set("events", events)
+                                        .set("stacks", stacks)
+                                        .set("aggregates", aggs)
+                                        .set("functions", p.functions().size())
+                                        .set("load_objects", p.functions().object_count() - 1)
+                                        .set("pcs", p.resolver().pcs().size())
+                                        .set("commands", s.stats.commands)
+                                        .set("load_seconds", s.stats.load_seconds)
+                                        .set("cpu_seconds", cpu)
+                                        .set("maxrss_kb", long(ru.ru_maxrss)));
                }});
 }
 

@@ -1,5 +1,5 @@
 // Commands that describe the experiments rather than metrics: header, experiment_list,
-// thread_list, outfile/appendfile.
+// sample/thread/lwp/cpu lists, overview, statistics, objects, procstats.
 #pragma once
 #include <vector>
 

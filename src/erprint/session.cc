@@ -1,7 +1,13 @@
 #include "erprint/session.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include "catalog.h"
@@ -9,20 +15,77 @@
 
 namespace erkit::erprint {
 
+// Seed-spec §16, plus I/O tracing (not in the seeds) so experiments holding only I/O data
+// get columns too. Keep identical to share/erkit/er.rc (er_rc_test checks).
+const char* const kBuiltinDefaultMetrics =
+    "e.%user:i.%user:i+syncn:i.%sync:e.%hwc:i.%hwc:i+leak:i+bleak:i.%iotime:i+ioreadbytes:i+iowritebytes:"
+    "e.%mpitime:i.%mpitime:e.%kcycles:i.%kcycles:name";
+const char* const kBuiltinDefaultSort = "e.user:e.hwc:i.sync:i.leak:i.iotime:e.mpitime:e.kcycles:name";
+
 namespace {
-constexpr const char* kDefaultMetrics =
-    "e.%user:i.%user:i+syncn:i.%sync:e.%hwc:i.%hwc:i+leak:i+bleak:e.%mpitime:i.%mpitime:e.%kcycles:i.%kcycles:name";
-constexpr const char* kDefaultSort = "e.user:e.hwc:i.sync:i.leak:e.mpitime:e.kcycles:name";
+
+// Adapts the function table to FNAME(): names in the current `name` format.
+class FunctionNameTable : public filter::FunctionNames {
+ public:
+  FunctionNameTable(const model::FunctionTable& ft, const views::NameOptions& n) : ft_(ft), n_(n) {}
+  size_t count() const override { return ft_.size(); }
+  std::string_view name(uint32_t id) const override {
+    const auto& e = ft_.at(id);
+    return n_.mangled && !e.mangled.empty() ? e.mangled : n_.short_names ? e.short_name : e.name;
+  }
+
+ private:
+  const model::FunctionTable& ft_;
+  views::NameOptions n_;
+};
+
 }  // namespace
 
-Session::Session() = default;
+std::string system_rc_path() {
+  if (const char* e = std::getenv("ERKIT_SYSTEM_RC"); e && *e) return e;
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "";
+  buf[n] = 0;
+  return (std::filesystem::path(buf).parent_path().parent_path() / "share" / "erkit" / "er.rc").string();
+}
+
+Session::Session(std::optional<rcfile::RcDefaults> rc_in) {
+  if (rc_in) {
+    rc = std::move(*rc_in);
+  } else {
+    rcfile::process_rc_text(fmt::format("dmetrics {}\ndsort {}\n", kBuiltinDefaultMetrics, kBuiltinDefaultSort),
+                            "(built-in)", rc);
+  }
+  dmetrics_ = rc.dmetrics.empty() ? kBuiltinDefaultMetrics : rc.dmetrics;
+  dsort_ = rc.dsort.empty() ? kBuiltinDefaultSort : rc.dsort;
+  if (auto n = rc.get("name")) {
+    names.short_names = n->rfind("short", 0) == 0;
+    names.show_object = n->find(":shared_object_name") != std::string::npos;
+  }
+  if (auto v = rc.get("viewmode")) viewmode = *v;
+  if (auto d = rc.get("en_desc")) en_desc = *d == "on";
+  // Predefined memory-object types (Linux page and cache-line sizes), then .er.rc ones.
+  memobj_types = {{"Vpage_4K", "VADDR>255?VADDR>>12:-1"},  {"Ppage_4K", "PADDR>0?PADDR>>12:-1"},
+                  {"Vpage_2M", "VADDR>255?VADDR>>21:-1"},  {"Ppage_2M", "PADDR>0?PADDR>>21:-1"},
+                  {"Vline_64B", "VADDR>255?VADDR>>6:-1"},  {"Pline_64B", "PADDR>0?PADDR>>6:-1"}};
+  for (const auto& d : rc.mobj_defines)
+    if (std::none_of(memobj_types.begin(), memobj_types.end(), [&](const auto& m) { return m.first == d.first; }))
+      memobj_types.push_back(d);
+  mstate_ = std::make_unique<metricspec::MetricState>(available(), dmetrics_, dsort_);
+}
+
+Session::~Session() {
+  if (sink_ != stdout && sink_ != stderr) std::fclose(sink_);
+}
 
 bool Session::load(const std::string& path, std::string* error) {
+  auto t0 = std::chrono::steady_clock::now();
   if (path.size() > 4 && path.substr(path.size() - 4) == ".erg") {
     std::ifstream in(path);
     std::string line;
     if (!in || !std::getline(in, line) || line != "#analyzer experiment group") {
-      *error = fmt::format("{}: not an experiment group", path);
+      *error = fmt::format("{}: not an experiment group (first line must be '#analyzer experiment group')", path);
       return false;
     }
     std::string dir = path.find('/') == std::string::npos ? "" : path.substr(0, path.rfind('/') + 1);
@@ -42,7 +105,15 @@ bool Session::load(const std::string& path, std::string* error) {
   if (r.experiment->incomplete_records)
     warnings.push_back(fmt::format("{}: {} records were left incomplete by the target's end and are skipped",
                                    r.experiment->path, r.experiment->incomplete_records));
+  std::vector<std::string> descendants = r.experiment->descendants;
+  paths_.push_back(r.experiment->path);
   profile_.add_experiment(std::move(*r.experiment));
+  stats.load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (en_desc)
+    for (const auto& d : descendants) {
+      if (std::find(paths_.begin(), paths_.end(), d) != paths_.end()) continue;
+      if (!load(d, error)) warnings.push_back(*error), error->clear();
+    }
   return true;
 }
 
@@ -55,11 +126,15 @@ std::vector<metricspec::AvailableMetric> Session::available() const {
 }
 
 void Session::finish_loading() {
-  auto avail = available();
-  metrics = metricspec::resolve_default_metrics(kDefaultMetrics, metricspec::ListKind::Functions, avail).value;
-  sort_key = metricspec::resolve_default_sort(kDefaultSort, metrics, avail);
-  cmetrics = metricspec::derive_callers_callees(metrics, avail);
-  csort_key = metricspec::derive_callers_callees_sort(sort_key, avail);
+  mstate_ = std::make_unique<metricspec::MetricState>(available(), dmetrics_, dsort_);
+  selections_.reset(uint32_t(profile_.experiments().size()));
+  apply_event_filter();
+}
+
+void Session::set_defaults(std::optional<std::string> dm, std::optional<std::string> ds) {
+  if (dm) dmetrics_ = *dm;
+  if (ds) dsort_ = *ds;
+  mstate_ = std::make_unique<metricspec::MetricState>(available(), dmetrics_, dsort_);
 }
 
 std::vector<views::ViewColumn> Session::to_columns(const metricspec::MetricList& l) const {
@@ -74,8 +149,8 @@ std::vector<views::ViewColumn> Session::to_columns(const metricspec::MetricList&
   return cols;
 }
 
-std::vector<views::ViewColumn> Session::function_columns() const { return to_columns(metrics); }
-std::vector<views::ViewColumn> Session::callers_callees_columns() const { return to_columns(cmetrics); }
+std::vector<views::ViewColumn> Session::function_columns() const { return to_columns(metrics()); }
+std::vector<views::ViewColumn> Session::callers_callees_columns() const { return to_columns(cmetrics()); }
 
 static views::SortSpec to_sort(const metricspec::SortKey& k) {
   views::SortSpec s;
@@ -90,7 +165,89 @@ static views::SortSpec to_sort(const metricspec::SortKey& k) {
   return s;
 }
 
-views::SortSpec Session::sort() const { return to_sort(sort_key); }
-views::SortSpec Session::csort() const { return to_sort(csort_key); }
+views::SortSpec Session::sort() const { return to_sort(mstate_->sort()); }
+views::SortSpec Session::csort() const { return to_sort(mstate_->csort()); }
+
+std::string Session::set_filter(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.erase(0, 1);
+  if (t.empty() || t == "1" || t == "all") {
+    filter_.reset();
+    filter_text_.clear();
+    apply_event_filter();
+    return "";
+  }
+  filter::ParseOptions po;
+  for (const auto& [name, expr] : memobj_types) po.memobj_names.push_back(name);
+  auto r = filter::Expr::parse(t, po);
+  if (auto* e = std::get_if<filter::ParseError>(&r)) return e->display();
+  filter::Expr expr = std::get<filter::Expr>(std::move(r));
+  std::string err;
+  if (!expr.bind(FunctionNameTable(profile_.functions(), names), &err)) return err;
+  filter_ = std::move(expr);
+  filter_text_ = t;
+  apply_event_filter();
+  return "";
+}
+
+void Session::apply_event_filter() {
+  if (filter_ && filter_->uses_functions()) {
+    std::string err;
+    filter_->bind(FunctionNameTable(profile_.functions(), names), &err);
+  }
+  const uint32_t n = uint32_t(profile_.experiments().size());
+  bool everything = !filter_;
+  for (int t = 0; t < selection::kTargets && everything; ++t)
+    everything = selections_.to_string(selection::Target(t)) == "all";
+  if (everything) {
+    profile_.set_event_filter(nullptr, false);
+    return;
+  }
+  // Experiments without recorded samples have one sample covering the whole run.
+  std::vector<bool> no_samples(n + 1, false);
+  for (uint32_t x = 0; x < n; ++x) no_samples[x + 1] = profile_.experiments()[x].samples.empty();
+  const filter::Expr* f = filter_ ? &*filter_ : nullptr;
+  const selection::SelectionState* sel = &selections_;
+  profile_.set_event_filter(
+      [f, sel, no_samples](const filter::EventView& v) {
+        using selection::Target;
+        if (!sel->experiment_selected(v.expid)) return false;
+        int64_t sample = no_samples[v.expid] ? 1 : v.sample;
+        if (!sel->contains(Target::Samples, v.expid, sample)) return false;
+        if (!sel->contains(Target::Threads, v.expid, int64_t(v.thrid))) return false;
+        if (!sel->contains(Target::Lwps, v.expid, int64_t(v.lwpid))) return false;
+        if (!sel->contains(Target::Cpus, v.expid, v.cpuid)) return false;
+        return !f || f->matches(v);
+      },
+      filter_ != std::nullopt);
+}
+
+void Session::emit(const Report& r) {
+  if (format == OutputFormat::Text) {
+    for (const auto& w : r.warnings) fmt::print(stderr, "er_print: warning: {}\n", w);
+    fmt::print(out, "{}", r.text);
+    std::fflush(out);
+    return;
+  }
+  json::Value v = json::Value::object();
+  v.set("schema", "erkit.er_print").set("version", kJsonSchemaVersion).set("command", r.command);
+  if (!r.warnings.empty()) {
+    json::Value w = json::Value::array();
+    for (const auto& s : r.warnings) w.push(s);
+    v.set("warnings", std::move(w));
+  }
+  if (r.data.is_null()) v.set("text", r.text);
+  else v.set("data", r.data);
+  fmt::print(sink_, "{}\n", v.dump());
+  std::fflush(sink_);
+}
+
+void Session::set_output(FILE* f) {
+  if (sink_ != stdout && sink_ != stderr && sink_ != f) std::fclose(sink_);
+  const bool captured = out != sink_;
+  sink_ = f;
+  if (!captured) out = f;
+}
 
 }  // namespace erkit::erprint

@@ -17,8 +17,93 @@ uint32_t Profile::add_experiment(reader::Experiment e) {
   // Symbolise every stack now, so the function table is complete before filters bind names.
   uint32_t x = uint32_t(exps_.size() - 1);
   const reader::Experiment& ex = exps_.back();
-  for_each_event(ex, [&](const EventRecord& ev) { resolver_->resolve(x, ex, ev.stack_id, ev.tstamp_ns); });
+  std::unordered_map<uint32_t, ThreadEntry> seen;
+  std::vector<int32_t> cpus;
+  for_each_event(ex, [&](const EventRecord& ev) {
+    resolver_->resolve(x, ex, ev.stack_id, ev.tstamp_ns);
+    auto [it, inserted] = seen.try_emplace(ev.tid);
+    ThreadEntry& t = it->second;
+    if (inserted) t.tid = ev.tid, t.first_ns = t.last_ns = ev.tstamp_ns;
+    t.first_ns = std::min(t.first_ns, ev.tstamp_ns);
+    t.last_ns = std::max(t.last_ns, ev.tstamp_ns);
+    t.events++;
+    if (ev.cpu >= 0 && std::find(cpus.begin(), cpus.end(), ev.cpu) == cpus.end()) cpus.push_back(ev.cpu);
+  });
+  // Threads the log saw start count even without events; their start time orders them.
+  for (const auto& [tid, info] : ex.log.threads) {
+    auto [it, inserted] = seen.try_emplace(tid);
+    if (inserted) it->second.tid = tid, it->second.first_ns = info.start_ns, it->second.last_ns = info.end_ns;
+    else it->second.first_ns = std::min(it->second.first_ns, info.start_ns);
+  }
+  std::vector<ThreadEntry> threads;
+  for (auto& [tid, t] : seen) threads.push_back(t);
+  const uint32_t main_tid = ex.log.pid > 0 ? uint32_t(ex.log.pid) : 0;
+  std::sort(threads.begin(), threads.end(), [&](const ThreadEntry& a, const ThreadEntry& b) {
+    if ((a.tid == main_tid) != (b.tid == main_tid)) return a.tid == main_tid;  // the initial thread is 1
+    if (a.first_ns != b.first_ns) return a.first_ns < b.first_ns;
+    return a.tid < b.tid;
+  });
+  std::unordered_map<uint32_t, uint32_t> numbers;
+  for (size_t i = 0; i < threads.size(); ++i) {
+    threads[i].number = uint32_t(i + 1);
+    numbers[threads[i].tid] = threads[i].number;
+  }
+  std::sort(cpus.begin(), cpus.end());
+  threads_.push_back(std::move(threads));
+  thread_numbers_.push_back(std::move(numbers));
+  cpus_.push_back(std::move(cpus));
   return x + 1;
+}
+
+uint32_t Profile::thread_number(uint32_t exp, uint32_t tid) const {
+  const auto& m = thread_numbers_[exp];
+  auto it = m.find(tid);
+  return it == m.end() ? 0 : it->second;
+}
+
+void Profile::set_object_expanded(ObjId o, bool expanded) {
+  if (o == kNoObject) return;
+  if (collapsed_.size() <= o) collapsed_.resize(o + 1, false);
+  if (collapsed_[o] == !expanded) return;
+  collapsed_[o] = !expanded;
+  if (!expanded) object_function(o);
+  computed_ = edges_computed_ = false;
+}
+
+FuncId Profile::object_function(ObjId o) {
+  auto it = object_funcs_.find(o);
+  if (it != object_funcs_.end()) return it->second;
+  FunctionEntry e;
+  e.name = e.short_name = "<" + funcs_.object(o).name + ">";
+  e.object = o;
+  e.pseudo = true;
+  FuncId f = funcs_.intern(std::move(e));
+  object_funcs_[o] = f;
+  return f;
+}
+
+std::vector<ObjId> Profile::objects_in_load_order() const {
+  std::vector<bool> has(funcs_.object_count(), false);
+  for (FuncId f = 0; f < funcs_.size(); ++f) {
+    const auto& e = funcs_.at(f);
+    if (!e.pseudo || object_funcs_.count(e.object)) has[e.object] = true;
+  }
+  // First load time of each object's path over all experiments; unmapped objects go last.
+  std::unordered_map<std::string, std::pair<uint64_t, size_t>> first;  // path -> (load ns, map index)
+  for (const auto& e : exps_)
+    for (size_t i = 0; i < e.objects.size(); ++i) {
+      auto [it, inserted] = first.try_emplace(e.objects[i].path, e.objects[i].load_ns, i);
+      if (!inserted) it->second = std::min(it->second, std::make_pair(e.objects[i].load_ns, i));
+    }
+  std::vector<ObjId> out;
+  for (ObjId o = 1; o < has.size(); ++o)
+    if (has[o]) out.push_back(o);
+  auto key = [&](ObjId o) {
+    auto it = first.find(funcs_.object(o).path);
+    return it == first.end() ? std::make_pair(UINT64_MAX, size_t(o)) : it->second;
+  };
+  std::stable_sort(out.begin(), out.end(), [&](ObjId a, ObjId b) { return key(a) < key(b); });
+  return out;
 }
 
 void Profile::set_event_filter(EventPredicate pred, bool needs_stack_funcs) {
@@ -54,8 +139,9 @@ uint32_t Profile::sample_at(uint32_t exp, uint64_t t) const {
   // Sample n covers (time of sample n-1, time of sample n].
   auto it = std::lower_bound(s.begin(), s.end(), t,
                              [](const reader::OverviewSample& a, uint64_t v) { return a.rec.tstamp_ns < v; });
-  if (it == s.end()) return s.empty() ? 0 : s.back().rec.number + 1;
-  return it->rec.number;
+  // Numbered by position, as the views number sample intervals.
+  if (it == s.end()) return s.empty() ? 0 : uint32_t(s.size()) + 1;
+  return uint32_t(it - s.begin()) + 1;
 }
 
 void Profile::compute() {
@@ -70,7 +156,8 @@ void Profile::compute() {
         filter::EventView v;
         v.expid = x + 1;
         v.pid = uint32_t(e.log.pid);
-        v.thrid = v.lwpid = ev.tid;
+        v.thrid = thread_number(x, ev.tid);
+        v.lwpid = ev.tid;
         v.cpuid = ev.cpu;
         v.tstamp_ns = ev.tstamp_ns;
         v.sample = sample_at(x, ev.tstamp_ns);
@@ -80,12 +167,26 @@ void Profile::compute() {
       uint64_t key = (uint64_t(x) << 56) ^ ev.stack_id;
       auto [it, inserted] = index.try_emplace(key, uint32_t(aggs_.size()));
       if (inserted) {
-        StackAggregate a{x, &rs, {}};
-        aggs_.push_back(a);
+        StackAggregate a{x, &rs, {}, {}};
+        aggs_.push_back(std::move(a));
       }
       StackAggregate& a = aggs_[it->second];
       for (uint32_t m = 0; m < kMetricCount; ++m) a.values[m] += ev.values[m];
     });
+  }
+  // Collapsed load objects: their functions become the object's pseudo-function.
+  std::vector<FuncId> shown(funcs_.size());
+  for (FuncId f = 0; f < funcs_.size(); ++f) {
+    ObjId o = funcs_.at(f).object;
+    auto it = object_expanded(o) ? object_funcs_.end() : object_funcs_.find(o);
+    shown[f] = it == object_funcs_.end() ? f : it->second;
+  }
+  for (StackAggregate& a : aggs_) {
+    a.funcs.clear();
+    for (const FrameRef& fr : a.stack->frames) {
+      FuncId f = shown[fr.func];
+      if (a.funcs.empty() || a.funcs.back() != f || f == fr.func) a.funcs.push_back(f);
+    }
   }
   // Function metrics: exclusive at the leaf, inclusive once per function per stack.
   size_t nf = funcs_.size();
@@ -96,12 +197,12 @@ void Profile::compute() {
   for (uint32_t ai = 0; ai < aggs_.size(); ++ai) {
     const StackAggregate& a = aggs_[ai];
     for (uint32_t m = 0; m < kMetricCount; ++m) totals_[m] += a.values[m];
-    FuncId leaf = a.stack->frames.front().func;
+    FuncId leaf = a.funcs.front();
     for (uint32_t m = 0; m < kMetricCount; ++m) fm_.excl[leaf][m] += a.values[m];
-    for (const FrameRef& fr : a.stack->frames) {
-      if (stamp[fr.func] == ai) continue;
-      stamp[fr.func] = ai;
-      for (uint32_t m = 0; m < kMetricCount; ++m) fm_.incl[fr.func][m] += a.values[m];
+    for (FuncId f : a.funcs) {
+      if (stamp[f] == ai) continue;
+      stamp[f] = ai;
+      for (uint32_t m = 0; m < kMetricCount; ++m) fm_.incl[f][m] += a.values[m];
     }
   }
   fm_.excl[funcs_.total()] = totals_;
@@ -122,18 +223,18 @@ void Profile::compute_edges() {
   std::vector<uint32_t> stamp(funcs_.size(), UINT32_MAX);
   for (uint32_t ai = 0; ai < aggs_.size(); ++ai) {
     const StackAggregate& a = aggs_[ai];
-    const auto& fr = a.stack->frames;
+    const auto& fr = a.funcs;
     // <Total> calls the outermost frame.
-    add(callee_edges, funcs_.total(), fr.back().func, a.values);
+    add(callee_edges, funcs_.total(), fr.back(), a.values);
     // Frames are leaf first, so the first sighting of a function is its innermost occurrence:
     // the one that receives the event (recursion is counted once, seed-spec §6.2).
     for (size_t k = 0; k < fr.size(); ++k) {
-      FuncId f = fr[k].func;
+      FuncId f = fr[k];
       if (stamp[f] == ai) continue;
       stamp[f] = ai;
-      FuncId caller = k + 1 < fr.size() ? fr[k + 1].func : funcs_.total();
+      FuncId caller = k + 1 < fr.size() ? fr[k + 1] : funcs_.total();
       add(caller_edges, f, caller, a.values);
-      if (k > 0) add(callee_edges, f, fr[k - 1].func, a.values);
+      if (k > 0) add(callee_edges, f, fr[k - 1], a.values);
     }
   }
   auto split = [](const auto& map, std::unordered_map<FuncId, std::vector<Edge>>& out) {

@@ -27,6 +27,20 @@ struct StackAggregate {
   uint32_t exp;
   const ResolvedStack* stack;
   int64_t values[kMetricCount];
+  // The functions the lists show for this stack, leaf first: stack->funcs with the functions
+  // of collapsed load objects replaced by the object's pseudo-function (consecutive repeats
+  // merged). Equal to stack->funcs when every object is expanded.
+  std::vector<FuncId> funcs;
+};
+
+// A thread of one experiment. Threads are numbered 1..N per experiment in order of their
+// first appearance (thread start, else first event); that number is THRID in filters and
+// what thread_select takes, while the kernel thread id is the LWP (LWPID, lwp_select).
+struct ThreadEntry {
+  uint32_t number = 0;
+  uint32_t tid = 0;
+  uint64_t first_ns = 0, last_ns = 0;
+  uint64_t events = 0;  // recorded events of every data kind
 };
 
 struct FunctionMetrics {
@@ -71,6 +85,20 @@ class Profile {
   // The sample number (1-based) of experiment exp containing time t, 0 if none.
   uint32_t sample_at(uint32_t exp, uint64_t t) const;
 
+  // Threads of experiment exp (0-based index), by number; CPUs that recorded events.
+  const std::vector<ThreadEntry>& threads(uint32_t exp) const { return threads_[exp]; }
+  uint32_t thread_number(uint32_t exp, uint32_t tid) const;
+  const std::vector<int32_t>& cpus(uint32_t exp) const { return cpus_[exp]; }
+
+  // Load-object expansion (object_select/object_show/object_hide): a collapsed object's
+  // functions are shown as one pseudo-function "<name>" owned by the object.
+  void set_object_expanded(ObjId o, bool expanded);
+  bool object_expanded(ObjId o) const { return o >= collapsed_.size() || !collapsed_[o]; }
+  // The pseudo-function standing for a collapsed object.
+  FuncId object_function(ObjId o);
+  // Objects that have functions in the loaded experiments, in load order.
+  std::vector<ObjId> objects_in_load_order() const;
+
  private:
   void compute();
   void compute_edges();
@@ -86,6 +114,11 @@ class Profile {
   FunctionMetrics fm_;
   std::array<int64_t, kMetricCount> totals_{};
   std::unordered_map<FuncId, std::vector<Edge>> callers_of_, callees_of_;
+  std::vector<std::vector<ThreadEntry>> threads_;
+  std::vector<std::unordered_map<uint32_t, uint32_t>> thread_numbers_;  // tid -> number
+  std::vector<std::vector<int32_t>> cpus_;
+  std::vector<bool> collapsed_;                     // by ObjId
+  std::unordered_map<ObjId, FuncId> object_funcs_;  // collapsed object -> pseudo-function
 };
 
 }  // namespace erkit::model

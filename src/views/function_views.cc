@@ -17,29 +17,97 @@ std::string function_display_name(const model::FunctionTable& ft, FuncId f, cons
 }
 
 std::string sort_description(const SortSpec& s) {
-  if (s.flavor == 0) return "Name";
+  if (s.flavor == 0) return s.reverse ? "(reverse) Name" : "Name";
   std::string fl = s.flavor == 'e' ? "Exclusive" : s.flavor == 'i' ? "Inclusive" : "Attributed";
   return fmt::format("{}{} {}", s.reverse ? "(reverse) " : "", fl, model::metric_def(s.metric).display);
 }
 
-namespace {
+json::Value sort_json(const SortSpec& s) {
+  json::Value v = json::Value::object();
+  if (s.flavor == 0) {
+    v.set("flavor", "static").set("metric", "name");
+  } else {
+    v.set("flavor", s.flavor == 'e' ? "exclusive" : s.flavor == 'i' ? "inclusive" : "attributed");
+    v.set("metric", model::metric_def(s.metric).name);
+  }
+  return v.set("reverse", s.reverse);
+}
 
-int64_t column_value(model::Profile& p, FuncId f, char flavor, uint32_t m) {
+int64_t function_value(model::Profile& p, FuncId f, char flavor, uint32_t m) {
   const auto& fm = p.function_metrics();
   return flavor == 'i' ? fm.incl[f][m] : fm.excl[f][m];
 }
 
+namespace {
+
 template <typename Key>
 void sort_by(std::vector<FuncId>& v, const SortSpec& s, Key key, const model::FunctionTable& ft) {
   std::stable_sort(v.begin(), v.end(), [&](FuncId a, FuncId b) {
-    if (s.flavor == 0) {
-      bool lt = ft.at(a).name < ft.at(b).name;
-      return s.reverse ? ft.at(b).name < ft.at(a).name : lt;
-    }
+    if (s.flavor == 0) return s.reverse ? ft.at(b).name < ft.at(a).name : ft.at(a).name < ft.at(b).name;
     int64_t ka = key(a), kb = key(b);
     if (ka != kb) return s.reverse ? ka < kb : ka > kb;
     return ft.at(a).name < ft.at(b).name;
   });
+}
+
+TextTable function_table(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
+                         const NameOptions& names) {
+  TextTable t(cols);
+  const auto& totals = p.totals();
+  t.set_totals(std::vector<int64_t>(totals.begin(), totals.end()));
+  for (FuncId f : sorted_functions(p, sort, limit)) {
+    std::vector<int64_t> vals;
+    for (const auto& c : cols) vals.push_back(function_value(p, f, c.flavor, c.metric));
+    t.add_row(vals, function_display_name(p.functions(), f, names));
+    t.set_row_id(f);
+  }
+  return t;
+}
+
+// The rows of one callers-callees panel, in order, with the index of the centre row.
+TextTable panel_table(model::Profile& p, FuncId f, const std::vector<ViewColumn>& cols, const SortSpec& csort,
+                      const NameOptions& names, size_t* ncallers, size_t* ncallees) {
+  model::CallersCallees cc = p.callers_callees(f);
+  TextTable t(cols);
+  const auto& totals = p.totals();
+  t.set_totals(std::vector<int64_t>(totals.begin(), totals.end()));
+  // Attributed percentages are shares of the centre's inclusive value (seed-spec §7.2).
+  for (size_t i = 0; i < cols.size(); ++i)
+    if (cols[i].flavor == 'a') t.set_percent_base(i, function_value(p, f, 'i', cols[i].metric));
+  auto row_values = [&](FuncId g, const int64_t* attributed) {
+    std::vector<int64_t> vals;
+    for (const auto& c : cols)
+      vals.push_back(c.flavor == 'a' ? attributed[c.metric] : function_value(p, g, c.flavor, c.metric));
+    return vals;
+  };
+  const auto& ft = p.functions();
+  auto order = [&](std::vector<model::Edge>& edges) {
+    std::stable_sort(edges.begin(), edges.end(), [&](const model::Edge& a, const model::Edge& b) {
+      if (csort.flavor == 0)
+        return csort.reverse ? ft.at(b.other).name < ft.at(a.other).name : ft.at(a.other).name < ft.at(b.other).name;
+      int64_t ka = csort.flavor == 'a' ? a.values[csort.metric] : function_value(p, a.other, csort.flavor, csort.metric);
+      int64_t kb = csort.flavor == 'a' ? b.values[csort.metric] : function_value(p, b.other, csort.flavor, csort.metric);
+      if (ka != kb) return csort.reverse ? ka < kb : ka > kb;
+      return ft.at(a.other).name < ft.at(b.other).name;
+    });
+  };
+  order(cc.callers);
+  order(cc.callees);
+  for (const auto& e : cc.callers) {
+    t.add_row(row_values(e.other, e.values), function_display_name(ft, e.other, names));
+    t.set_row_id(e.other);
+  }
+  // The centre's own attributed value is its exclusive value (seed-spec §6.1).
+  const auto& own = p.function_metrics().excl[f];
+  t.add_row(row_values(f, own.data()), function_display_name(ft, f, names), "*");
+  t.set_row_id(f);
+  for (const auto& e : cc.callees) {
+    t.add_row(row_values(e.other, e.values), function_display_name(ft, e.other, names));
+    t.set_row_id(e.other);
+  }
+  *ncallers = cc.callers.size();
+  *ncallees = cc.callees.size();
+  return t;
 }
 
 }  // namespace
@@ -48,7 +116,7 @@ std::vector<FuncId> sorted_functions(model::Profile& p, const SortSpec& sort, si
   std::vector<FuncId> v = p.functions_with_data();
   FuncId total = p.functions().total();
   v.erase(std::remove(v.begin(), v.end(), total), v.end());
-  sort_by(v, sort, [&](FuncId f) { return column_value(p, f, sort.flavor, sort.metric); }, p.functions());
+  sort_by(v, sort, [&](FuncId f) { return function_value(p, f, sort.flavor, sort.metric); }, p.functions());
   v.insert(v.begin(), total);
   if (limit && v.size() > limit) v.resize(limit);
   return v;
@@ -56,46 +124,36 @@ std::vector<FuncId> sorted_functions(model::Profile& p, const SortSpec& sort, si
 
 std::string render_function_list(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                  size_t limit, const NameOptions& names) {
-  TextTable t(cols);
-  const auto& totals = p.totals();
-  t.set_totals(std::vector<int64_t>(totals.begin(), totals.end()));
-  for (FuncId f : sorted_functions(p, sort, limit)) {
-    std::vector<int64_t> vals;
-    for (const auto& c : cols) vals.push_back(column_value(p, f, c.flavor, c.metric));
-    t.add_row(vals, function_display_name(p.functions(), f, names));
-  }
-  return fmt::format("Functions sorted by metric: {}\n\n{}", sort_description(sort), t.render());
+  return fmt::format("Functions sorted by metric: {}\n\n{}", sort_description(sort),
+                     function_table(p, cols, sort, limit, names).render());
+}
+
+json::Value function_list_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+                               size_t limit, const NameOptions& names) {
+  json::Value v = function_table(p, cols, sort, limit, names).to_json();
+  v.set("sort", sort_json(sort));
+  return v;
 }
 
 std::string render_callers_callees_panel(model::Profile& p, FuncId f, const std::vector<ViewColumn>& cols,
                                          const SortSpec& csort, const NameOptions& names) {
-  model::CallersCallees cc = p.callers_callees(f);
-  TextTable t(cols);
-  const auto& totals = p.totals();
-  t.set_totals(std::vector<int64_t>(totals.begin(), totals.end()));
-  auto row_values = [&](FuncId g, const int64_t* attributed) {
-    std::vector<int64_t> vals;
-    for (const auto& c : cols)
-      vals.push_back(c.flavor == 'a' ? attributed[c.metric] : column_value(p, g, c.flavor, c.metric));
-    return vals;
-  };
-  auto order = [&](std::vector<model::Edge>& edges) {
-    std::stable_sort(edges.begin(), edges.end(), [&](const model::Edge& a, const model::Edge& b) {
-      if (csort.flavor == 0) return p.functions().at(a.other).name < p.functions().at(b.other).name;
-      int64_t ka = csort.flavor == 'a' ? a.values[csort.metric] : column_value(p, a.other, csort.flavor, csort.metric);
-      int64_t kb = csort.flavor == 'a' ? b.values[csort.metric] : column_value(p, b.other, csort.flavor, csort.metric);
-      if (ka != kb) return csort.reverse ? ka < kb : ka > kb;
-      return p.functions().at(a.other).name < p.functions().at(b.other).name;
-    });
-  };
-  order(cc.callers);
-  order(cc.callees);
-  for (const auto& e : cc.callers) t.add_row(row_values(e.other, e.values), function_display_name(p.functions(), e.other, names));
-  // The centre's own attributed value is its exclusive value (seed-spec §6.1).
-  const auto& own = p.function_metrics().excl[f];
-  t.add_row(row_values(f, own.data()), function_display_name(p.functions(), f, names), "*");
-  for (const auto& e : cc.callees) t.add_row(row_values(e.other, e.values), function_display_name(p.functions(), e.other, names));
-  return t.render();
+  size_t a, b;
+  return panel_table(p, f, cols, csort, names, &a, &b).render();
+}
+
+json::Value callers_callees_panel_json(model::Profile& p, FuncId f, const std::vector<ViewColumn>& cols,
+                                       const SortSpec& csort, const NameOptions& names) {
+  size_t ncallers, ncallees;
+  json::Value t = panel_table(p, f, cols, csort, names, &ncallers, &ncallees).to_json();
+  const json::Value& rows = t["rows"];
+  json::Value callers = json::Value::array(), callees = json::Value::array();
+  for (size_t i = 0; i < ncallers; ++i) callers.push(rows[i]);
+  for (size_t i = 0; i < ncallees; ++i) callees.push(rows[ncallers + 1 + i]);
+  json::Value center = rows[ncallers];
+  return json::Value::object()
+      .set("callers", std::move(callers))
+      .set("function", std::move(center))
+      .set("callees", std::move(callees));
 }
 
 std::string render_callers_callees(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
@@ -109,6 +167,18 @@ std::string render_callers_callees(model::Profile& p, const std::vector<ViewColu
     out += render_callers_callees_panel(p, f, cols, csort, names);
   }
   return out;
+}
+
+json::Value callers_callees_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+                                 const SortSpec& csort, size_t limit, const NameOptions& names) {
+  json::Value columns = json::Value::array(), panels = json::Value::array();
+  for (const auto& c : cols) columns.push(column_json(c));
+  for (FuncId f : sorted_functions(p, sort, limit)) panels.push(callers_callees_panel_json(p, f, cols, csort, names));
+  return json::Value::object()
+      .set("sort", sort_json(sort))
+      .set("csort", sort_json(csort))
+      .set("columns", std::move(columns))
+      .set("panels", std::move(panels));
 }
 
 }  // namespace erkit::views

@@ -1,9 +1,11 @@
-// The function list and the callers-callees panels (seed-spec §14.3, §14.25).
+// The function list and the callers-callees panels (seed-spec §14.3, §14.25), as text in the
+// manual's layout and as JSON (docs/er_print.md, "JSON output").
 #pragma once
 #include <string>
 #include <vector>
 
 #include "model/profile.h"
+#include "views/json.h"
 #include "views/table.h"
 
 namespace erkit::views {
@@ -17,23 +19,32 @@ struct SortSpec {
 struct NameOptions {
   bool short_names = false;   // name short: without parameters
   bool mangled = false;       // name mangled
-  bool show_object = false;   // :soname — always append the load object
+  bool show_object = false;   // :shared_object_name — always append the load object
 };
 
 std::string function_display_name(const model::FunctionTable& ft, model::FuncId f, const NameOptions& n);
 std::string sort_description(const SortSpec& s);
+json::Value sort_json(const SortSpec& s);
 
 // Functions in list order (sorted, <Total> first, limited; limit 0 = all).
 std::vector<model::FuncId> sorted_functions(model::Profile& p, const SortSpec& sort, size_t limit);
+// The value a function list shows for f in column (flavor, metric).
+int64_t function_value(model::Profile& p, model::FuncId f, char flavor, uint32_t metric);
 
 std::string render_function_list(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
-                                  size_t limit, const NameOptions& names);
+                                 size_t limit, const NameOptions& names);
+json::Value function_list_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+                               size_t limit, const NameOptions& names);
 
 // One panel: callers above the centre (marked '*'), callees below. `cols` use flavour 'a' for
 // attributed values, 'e'/'i' for the functions' own exclusive/inclusive values.
 std::string render_callers_callees_panel(model::Profile& p, model::FuncId f, const std::vector<ViewColumn>& cols,
                                          const SortSpec& csort, const NameOptions& names);
+json::Value callers_callees_panel_json(model::Profile& p, model::FuncId f, const std::vector<ViewColumn>& cols,
+                                       const SortSpec& csort, const NameOptions& names);
 std::string render_callers_callees(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                    const SortSpec& csort, size_t limit, const NameOptions& names);
+json::Value callers_callees_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+                                 const SortSpec& csort, size_t limit, const NameOptions& names);
 
 }  // namespace erkit::views

@@ -1,0 +1,75 @@
+#include "erprint/function_lookup.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+namespace erkit::erprint {
+
+std::vector<model::FuncId> find_functions(Session& s, const std::string& name) {
+  const auto& ft = s.profile().functions();
+  std::vector<model::FuncId> out;
+  for (model::FuncId f = 0; f < ft.size(); ++f) {
+    const auto& e = ft.at(f);
+    if (e.name == name || e.short_name == name || (!e.mangled.empty() && e.mangled == name) ||
+        (!e.pseudo && fmt::format("{} ({})", e.name, ft.object(e.object).name) == name))
+      out.push_back(f);
+  }
+  return out;
+}
+
+std::string candidate_list(Session& s, const std::vector<model::FuncId>& cands) {
+  const auto& ft = s.profile().functions();
+  std::string out;
+  for (size_t i = 0; i < cands.size(); ++i) {
+    const auto& e = ft.at(cands[i]);
+    out += fmt::format("  {:>3}) {} ({}) 0x{:x}\n", i + 1, e.name, e.pseudo ? "<pseudo>" : ft.object(e.object).path,
+                       e.addr);
+  }
+  return out;
+}
+
+namespace {
+std::optional<size_t> parse_n(const std::string& t) {
+  char* end = nullptr;
+  long v = std::strtol(t.c_str(), &end, 10);
+  if (t.empty() || *end || v < 1) return std::nullopt;
+  return size_t(v);
+}
+}  // namespace
+
+std::optional<model::FuncId> choose_function(Session& s, const std::string& command, const std::string& name,
+                                             const std::optional<std::string>& n, std::string* error) {
+  auto cands = find_functions(s, name);
+  if (cands.empty()) {
+    *error = fmt::format("{}: no function named '{}'", command, name);
+    return std::nullopt;
+  }
+  if (n) {
+    auto k = parse_n(*n);
+    if (!k || *k > cands.size()) {
+      *error = fmt::format("{}: N must be 1..{} for '{}', not '{}'\n{}", command, cands.size(), name, *n,
+                           candidate_list(s, cands));
+      return std::nullopt;
+    }
+    return cands[*k - 1];
+  }
+  if (cands.size() == 1) return cands[0];
+  if (s.input == InputMode::Interactive && s.ask) {
+    fmt::print(s.out, "Available name list:\n{}", candidate_list(s, cands));
+    std::fflush(s.out);
+    auto answer = s.ask(fmt::format("Enter selection (1-{}, 0 to cancel): ", cands.size()));
+    if (answer) {
+      auto k = parse_n(*answer);
+      if (k && *k <= cands.size()) return cands[*k - 1];
+    }
+    *error = fmt::format("{}: cancelled", command);
+    return std::nullopt;
+  }
+  *error = fmt::format("{}: '{}' names {} functions; give N ({} {} N){}:\n{}", command, name, cands.size(), command,
+                       name, s.input == InputMode::CommandLine ? ", required on the command line" : "",
+                       candidate_list(s, cands));
+  return std::nullopt;
+}
+
+}  // namespace erkit::erprint

@@ -1,0 +1,207 @@
+#include "views/experiment_views.h"
+
+#include <fmt/format.h>
+
+#include <ctime>
+
+namespace erkit::views {
+namespace {
+
+std::string format_realtime(int64_t ns) {
+  if (ns <= 0) return "unknown";
+  time_t t = time_t(ns / 1000000000);
+  char buf[64];
+  struct tm tm;
+  localtime_r(&t, &tm);
+  strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm);
+  return buf;
+}
+
+std::string end_description(const reader::RunLog& l) {
+  if (l.end_how == "exit") return fmt::format("exited with status {}", l.end_status);
+  if (l.end_how == "signal") return fmt::format("killed by signal {} ({})", l.end_status, l.end_signal_name);
+  if (!l.collector_exit.empty()) return fmt::format("ended ({}), collect did not report the status", l.collector_exit);
+  return "end not recorded (collect or the target was killed)";
+}
+
+std::string setting(const reader::RunLog& l, const std::string& name, const std::string& field) {
+  auto it = l.settings.find(name);
+  if (it == l.settings.end()) return "";
+  auto f = it->second.find(field);
+  return f == it->second.end() ? "" : f->second;
+}
+
+}  // namespace
+
+std::string render_header(const model::Profile& p, uint32_t x) {
+  const reader::Experiment& e = p.experiments()[x];
+  const auto& l = e.log;
+  std::string out;
+  for (const auto& n : e.notes) out += n + "\n";
+  out += fmt::format("Experiment: {}\n", e.path);
+  if (e.problems.empty()) out += "No errors\n";
+  else
+    for (const auto& pr : e.problems) out += fmt::format("Error: {}: {}\n", pr.file, pr.message);
+  if (l.warnings.empty()) out += "No warnings\n";
+  else
+    for (const auto& [t, w] : l.warnings) out += fmt::format("Warning ({:.3f} s): {}\n", double(t) / 1e9, w);
+  out += fmt::format("Experiment started {}\n", format_realtime(l.realtime_start_ns));
+  out += fmt::format("Target command (64-bit): '{}{}{}'\n", l.target, l.args.empty() ? "" : " ", l.args);
+  out += fmt::format("Process ID: {}, Parent PID: {}\n", l.pid, l.ppid);
+  out += fmt::format("Current working directory: {}\n", l.cwd);
+  out += fmt::format("Collector version: erkit {}; Host '{}' ({}, Linux {})\n", l.collect_version, l.host, l.arch, l.os);
+  out += fmt::format("  Hardware: {} CPUs, page size {}\n", l.ncpus, l.pagesize);
+  out += "Data collection parameters:\n";
+  if (l.clock_interval_ns) out += fmt::format("  Clock-profiling, interval = {} microsecs.\n", l.clock_interval_ns / 1000);
+  else out += "  Clock-profiling off\n";
+  for (const char* kind : {"heap", "sync", "io"}) {
+    std::string on = setting(l, kind, "on");
+    if (on == "1") out += fmt::format("  {} tracing on\n", kind == std::string("heap") ? "Heap" : kind == std::string("sync") ? "Synchronization wait" : "I/O");
+  }
+  if (std::string ms = setting(l, "sample", "interval_ms"); !ms.empty()) {
+    int v = std::atoi(ms.c_str());
+    out += v ? fmt::format("  Periodic sampling, {} secs.\n", v % 1000 ? fmt::format("{:.3f}", v / 1000.0)
+                                                                       : fmt::format("{}", v / 1000))
+             : "  Periodic sampling off\n";
+  }
+  if (l.settings.count("follow"))
+    out += fmt::format("  Follow descendant processes: {}\n",
+                       setting(l, "follow", "value").empty() ? "off" : setting(l, "follow", "value"));
+  if (l.limit_reached) out += "  Data size limit reached: recording of events stopped early\n";
+  if (!e.descendants.empty()) out += fmt::format("Descendant experiments: {}\n", e.descendants.size());
+  out += fmt::format("Target {}\n", end_description(l));
+  out += fmt::format("Experiment Ended: {:.3f} s\n", double(e.duration_ns()) / 1e9);
+  return out;
+}
+
+json::Value header_json(const model::Profile& p, uint32_t x) {
+  const reader::Experiment& e = p.experiments()[x];
+  const auto& l = e.log;
+  json::Value notes = json::Value::array(), errors = json::Value::array(), warns = json::Value::array(),
+              settings = json::Value::object(), desc = json::Value::array();
+  for (const auto& n : e.notes) notes.push(n);
+  for (const auto& pr : e.problems) errors.push(json::Value::object().set("file", pr.file).set("message", pr.message));
+  for (const auto& [t, w] : l.warnings) warns.push(json::Value::object().set("tstamp_ns", t).set("text", w));
+  for (const auto& [name, fields] : l.settings) {
+    json::Value f = json::Value::object();
+    for (const auto& [k, v] : fields) f.set(k, v);
+    settings.set(name, std::move(f));
+  }
+  for (const auto& d : e.descendants) desc.push(d);
+  json::Value end = json::Value::object().set("how", l.end_how).set("status", l.end_status);
+  if (!l.end_signal_name.empty()) end.set("signal_name", l.end_signal_name);
+  end.set("collector_saw", l.collector_exit).set("description", end_description(l));
+  return json::Value::object()
+      .set("id", x + 1)
+      .set("path", e.path)
+      .set("notes", std::move(notes))
+      .set("errors", std::move(errors))
+      .set("warnings", std::move(warns))
+      .set("started_realtime_ns", l.realtime_start_ns)
+      .set("target", l.target)
+      .set("args", l.args)
+      .set("pid", l.pid)
+      .set("ppid", l.ppid)
+      .set("cwd", l.cwd)
+      .set("collector_version", l.collect_version)
+      .set("host", l.host)
+      .set("arch", l.arch)
+      .set("os", l.os)
+      .set("ncpus", l.ncpus)
+      .set("pagesize", l.pagesize)
+      .set("clock_interval_ns", l.clock_interval_ns)
+      .set("settings", std::move(settings))
+      .set("limit_reached", l.limit_reached)
+      .set("descendants", std::move(desc))
+      .set("end", std::move(end))
+      .set("duration_ns", e.duration_ns());
+}
+
+std::string render_experiment_list(const model::Profile& p, const selection::SelectionState& sel) {
+  std::string out = "ID Sel     PID Experiment\n== === ======= ==========\n";
+  for (uint32_t x = 0; x < p.experiments().size(); ++x) {
+    const auto& e = p.experiments()[x];
+    out += fmt::format("{:<2} {:<3} {:>7} {}\n", x + 1, sel.experiment_selected(x + 1) ? "yes" : "no", e.log.pid, e.path);
+  }
+  return out;
+}
+
+json::Value experiment_list_json(const model::Profile& p, const selection::SelectionState& sel) {
+  json::Value list = json::Value::array();
+  for (uint32_t x = 0; x < p.experiments().size(); ++x) {
+    const auto& e = p.experiments()[x];
+    list.push(json::Value::object()
+                  .set("id", x + 1)
+                  .set("selected", sel.experiment_selected(x + 1))
+                  .set("pid", e.log.pid)
+                  .set("ppid", e.log.ppid)
+                  .set("path", e.path));
+  }
+  return json::Value::object().set("experiments", std::move(list));
+}
+
+std::string render_object_list(const model::Profile& p) {
+  const auto& ft = p.functions();
+  std::string out = "Sel Load Object\n=== ==================\n";
+  for (model::ObjId o : p.objects_in_load_order())
+    out += fmt::format("{:<3} <{}>\n", p.object_expanded(o) ? "Yes" : "No", ft.object(o).name);
+  return out;
+}
+
+json::Value object_list_json(const model::Profile& p) {
+  const auto& ft = p.functions();
+  json::Value list = json::Value::array();
+  for (model::ObjId o : p.objects_in_load_order())
+    list.push(json::Value::object()
+                  .set("index", o)
+                  .set("name", ft.object(o).name)
+                  .set("path", ft.object(o).path)
+                  .set("expanded", p.object_expanded(o)));
+  return json::Value::object().set("objects", std::move(list));
+}
+
+namespace {
+std::vector<std::string> object_problems(const model::Profile& p, const std::string& path) {
+  std::vector<std::string> out;
+  for (const auto& pr : p.resolver().problems())
+    if (pr.find(path) != std::string::npos) out.push_back(pr);
+  return out;
+}
+}  // namespace
+
+std::string render_objects(const model::Profile& p, size_t limit) {
+  const auto& ft = p.functions();
+  std::string out;
+  size_t n = 0;
+  for (model::ObjId o : p.objects_in_load_order()) {
+    if (limit && n++ >= limit) break;
+    const auto& lo = ft.object(o);
+    out += fmt::format("<{}>  {}\n", lo.name, lo.path);
+    out += fmt::format("    Build ID: {}\n", lo.build_id.empty() ? "(none)" : lo.build_id);
+    auto probs = object_problems(p, lo.path);
+    if (probs.empty()) out += "    No warnings\n";
+    for (const auto& pr : probs) out += fmt::format("    Warning: {}\n", pr);
+  }
+  return out;
+}
+
+json::Value objects_json(const model::Profile& p, size_t limit) {
+  const auto& ft = p.functions();
+  json::Value list = json::Value::array();
+  size_t n = 0;
+  for (model::ObjId o : p.objects_in_load_order()) {
+    if (limit && n++ >= limit) break;
+    const auto& lo = ft.object(o);
+    json::Value w = json::Value::array();
+    for (const auto& pr : object_problems(p, lo.path)) w.push(pr);
+    list.push(json::Value::object()
+                  .set("index", o)
+                  .set("name", lo.name)
+                  .set("path", lo.path)
+                  .set("build_id", lo.build_id)
+                  .set("warnings", std::move(w)));
+  }
+  return json::Value::object().set("objects", std::move(list));
+}
+
+}  // namespace erkit::views
