@@ -1,0 +1,317 @@
+#include "exporters/perf_import.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "common/text_escape.h"
+#include "common/version.h"
+#include "format/host_writer.h"
+
+namespace erkit::exporters {
+namespace {
+
+bool is_clock_event(const std::string& event) {
+  std::string base = event.substr(0, event.find(':'));
+  return base == "cpu-clock" || base == "task-clock";
+}
+
+enum class FrameKind { File, Kernel, Unknown };
+
+FrameKind frame_kind(const PerfFrame& f) {
+  if (f.dso.rfind("[kernel", 0) == 0 || f.dso.rfind("[guest.kernel", 0) == 0) return FrameKind::Kernel;
+  if (!f.dso.empty() && f.dso[0] == '/') return FrameKind::File;
+  if (f.ip >= 0xffff800000000000ull) return FrameKind::Kernel;
+  return FrameKind::Unknown;
+}
+
+// The loadable segments of an ELF file, to turn file offsets (what mmap events give) into the
+// virtual addresses symbols use.
+struct Segment {
+  uint64_t offset, vaddr, filesz;
+};
+
+std::vector<Segment> load_segments(const std::string& path) {
+  std::vector<Segment> out;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  elf_version(EV_CURRENT);
+  if (Elf* elf = elf_begin(fd, ELF_C_READ, nullptr)) {
+    size_t n = 0;
+    if (elf_getphdrnum(elf, &n) == 0) {
+      for (size_t i = 0; i < n; ++i) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(elf, int(i), &ph) && ph.p_type == PT_LOAD) out.push_back({ph.p_offset, ph.p_vaddr, ph.p_filesz});
+      }
+    }
+    elf_end(elf);
+  }
+  close(fd);
+  return out;
+}
+
+class Importer {
+ public:
+  Importer(const PerfScript& s, const std::string& dir, const std::string& cmd) : s_(s), dir_(dir), cmd_(cmd) {}
+
+  ImportResult run() {
+    ImportResult r;
+    std::vector<const PerfSample*> samples;
+    std::map<std::string, uint64_t> skipped_events;
+    for (const auto& smp : s_.samples) {
+      if (is_clock_event(smp.event)) samples.push_back(&smp);
+      else skipped_events[smp.event]++;
+    }
+    for (const auto& [ev, n] : skipped_events) {
+      r.skipped += n;
+      r.warnings.push_back(fmt::format("{} samples of event '{}' skipped: only cpu-clock and task-clock samples "
+                                       "measure time", n, ev));
+    }
+    if (samples.empty()) {
+      r.error = s_.samples.empty() ? "no samples in the perf script output"
+                                   : "no cpu-clock or task-clock samples (record with: perf record -g -e cpu-clock)";
+      return r;
+    }
+    std::stable_sort(samples.begin(), samples.end(), [](auto* a, auto* b) { return a->time_ns < b->time_ns; });
+    main_pid_ = samples.front()->pid;
+    t0_ = samples.front()->time_ns;
+    // Pass 1: every frame's object-relative address, and the span each object needs.
+    for (const PerfSample* smp : samples)
+      for (const PerfFrame& f : smp->frames)
+        if (frame_kind(f) == FrameKind::File) {
+          uint64_t v = vaddr_of(f, smp->pid);
+          auto& o = objects_[f.dso];
+          o.min_vaddr = std::min(o.min_vaddr, v);
+          o.max_vaddr = std::max(o.max_vaddr, v);
+        }
+    place_objects(&r.warnings);
+
+    format::HostExperimentWriter w(dir_);
+    if (!w.ok()) {
+      r.error = w.error();
+      return r;
+    }
+    uint64_t interval = median_period(samples);
+    std::string exe = executable();
+    w.log_line(fmt::format("0 collect version={} command={} target={} args=\"\" cwd=\"\"", ERKIT_VERSION,
+                           common::quote_value(cmd_), common::quote_value(exe)));
+    w.log_line(fmt::format("0 setting name=clock interval_ns={}", interval));
+    w.log_line(fmt::format("0 setting name=import source=perf"));
+    w.log_line(fmt::format("0 start pid={} ppid=-1 exe={} clock_interval_ns={}", main_pid_, common::quote_value(exe),
+                           interval));
+    for (const auto& [path, o] : objects_) w.load_object(path, o.bias, o.lo, o.hi, "-", 0);
+    for (const auto& wmsg : r.warnings) w.log_line(fmt::format("0 warning text={}", common::quote_value(wmsg)));
+
+    std::map<int64_t, std::pair<uint64_t, uint64_t>> threads;  // tid -> first, last time
+    std::map<int64_t, uint64_t> last_time;
+    std::vector<uint64_t> pcs;
+    for (const PerfSample* smp : samples) {
+      bool in_kernel = false;
+      pcs.clear();
+      for (size_t i = 0; i < smp->frames.size(); ++i) {
+        const PerfFrame& f = smp->frames[i];
+        switch (frame_kind(f)) {
+          case FrameKind::Kernel:
+            if (pcs.empty()) in_kernel = true;  // the sample hit the kernel: system time
+            break;
+          case FrameKind::File:
+            pcs.push_back(objects_[f.dso].bias + vaddr_of(f, smp->pid));
+            break;
+          case FrameKind::Unknown:
+            if (pcs.empty() || pcs.back() != format::kUnwindFailedPc) pcs.push_back(format::kUnwindFailedPc);
+            break;
+        }
+      }
+      if (pcs.empty()) pcs.push_back(format::kUnwindFailedPc);
+      if (pcs.size() > format::kMaxStackFrames) {
+        pcs.resize(format::kMaxStackFrames);
+        pcs.back() = format::kTruncatedMarkerPc;
+      }
+      uint64_t t = smp->time_ns - t0_;
+      uint64_t ns = smp->period;
+      if (ns == 0) {  // no period printed: the time since the thread's previous sample
+        auto it = last_time.find(smp->tid);
+        ns = it == last_time.end() ? interval : t - it->second;
+      }
+      last_time[smp->tid] = t;
+      format::ClockSampleRecord rec{};
+      rec.tid = uint32_t(smp->tid);
+      rec.tstamp_ns = t;
+      rec.stack_id = w.stack(pcs);
+      rec.cpu = -1;
+      rec.flags = smp->tid == main_pid_ ? format::kClockFlagMainThread : 0;
+      rec.ns[in_kernel ? format::kMsSystem : format::kMsUser] = ns;
+      w.clock_sample(rec);
+      auto [it, inserted] = threads.try_emplace(smp->tid, t, t);
+      it->second.second = t;
+      ++r.samples;
+    }
+    uint64_t last = 0;
+    for (const auto& [tid, span] : threads) {
+      uint64_t start = span.first >= interval ? span.first - interval : 0;
+      w.log_line(fmt::format("{} thread_start tid={}", start, tid));
+      w.log_line(fmt::format("{} thread_end tid={}", span.second, tid));
+      last = std::max(last, span.second);
+    }
+    w.log_line(fmt::format("{} exit how=imported", last));
+    w.finish();
+    r.threads = threads.size();
+    r.ok = true;
+    return r;
+  }
+
+ private:
+  struct Object {
+    uint64_t min_vaddr = UINT64_MAX, max_vaddr = 0;
+    uint64_t bias = 0, lo = 0, hi = 0;
+  };
+
+  const std::vector<Segment>& segments(const std::string& path) {
+    auto it = segments_.find(path);
+    if (it == segments_.end()) it = segments_.emplace(path, load_segments(path)).first;
+    return it->second;
+  }
+
+  uint64_t offset_to_vaddr(const std::string& path, uint64_t off) {
+    for (const Segment& s : segments(path))
+      if (off >= s.offset && off < s.offset + std::max<uint64_t>(s.filesz, 1)) return s.vaddr + (off - s.offset);
+    return off;  // unreadable file: offsets and addresses usually agree for code
+  }
+
+  // The executable mapping of `path` in process pid (or any process) containing ip.
+  const PerfMmap* mapping(const std::string& path, int64_t pid, uint64_t ip) const {
+    const PerfMmap* any = nullptr;
+    for (const auto& m : s_.mmaps) {
+      if (m.path != path || ip < m.start || ip - m.start >= m.len) continue;
+      if (m.pid == pid) return &m;
+      if (!any) any = &m;
+    }
+    return any;
+  }
+
+  // perf 6 prints the object-relative address of code in a mapped file; older versions the
+  // absolute one. An ip inside a recorded mapping of its file is absolute.
+  uint64_t vaddr_of(const PerfFrame& f, int64_t pid) {
+    if (const PerfMmap* m = mapping(f.dso, pid, f.ip)) return offset_to_vaddr(f.dso, f.ip - m->start + m->pgoff);
+    return f.ip;
+  }
+
+  void place_objects(std::vector<std::string>* warnings) {
+    for (auto& [path, o] : objects_) {
+      const PerfMmap* m = nullptr;
+      for (const auto& mm : s_.mmaps) {
+        if (mm.path != path || mm.prot.find('x') == std::string::npos) continue;
+        if (!m || (mm.pid == main_pid_ && m->pid != main_pid_)) m = &mm;
+      }
+      if (m) {
+        o.bias = m->start - offset_to_vaddr(path, m->pgoff);
+        o.lo = std::min(m->start, o.bias + o.min_vaddr);
+        o.hi = std::max(m->start + m->len, o.bias + o.max_vaddr + 1);
+      }
+    }
+    // Objects without a recorded mapping, or placements that collide (several processes),
+    // get separate synthetic ranges: only their relative addresses matter for symbols.
+    bool overlap = false;
+    for (auto a = objects_.begin(); a != objects_.end(); ++a)
+      for (auto b = std::next(a); b != objects_.end(); ++b)
+        if (a->second.hi && b->second.hi && a->second.lo < b->second.hi && b->second.lo < a->second.hi) overlap = true;
+    uint64_t next = 0x200000000000ull;
+    for (auto& [path, o] : objects_) {
+      if (o.hi && !overlap) continue;
+      uint64_t span = o.max_vaddr - std::min(o.min_vaddr, o.max_vaddr) + 1;
+      o.bias = next - (o.min_vaddr & ~0xfffull);
+      o.lo = o.bias + o.min_vaddr;
+      o.hi = o.bias + o.max_vaddr + 1;
+      next += ((span + 0xfffffull) & ~0xfffffull) + 0x100000ull;
+    }
+    if (overlap) warnings->push_back("mappings of several processes overlap: load objects were given separate address ranges");
+  }
+
+  uint64_t median_period(const std::vector<const PerfSample*>& samples) const {
+    std::vector<uint64_t> p;
+    for (const PerfSample* s : samples)
+      if (s->period) p.push_back(s->period);
+    if (p.empty()) {
+      std::map<int64_t, uint64_t> last;
+      for (const PerfSample* s : samples) {
+        auto it = last.find(s->tid);
+        if (it != last.end() && s->time_ns > it->second) p.push_back(s->time_ns - it->second);
+        last[s->tid] = s->time_ns;
+      }
+    }
+    if (p.empty()) return 1000000;
+    std::nth_element(p.begin(), p.begin() + long(p.size() / 2), p.end());
+    return p[p.size() / 2];
+  }
+
+  // The main process's first executable mapping: the program itself (the kernel maps it first).
+  std::string executable() const {
+    for (const auto& m : s_.mmaps)
+      if (m.pid == main_pid_ && m.prot.find('x') != std::string::npos && !m.path.empty() && m.path[0] == '/') return m.path;
+    return "";
+  }
+
+  const PerfScript& s_;
+  std::string dir_, cmd_;
+  int64_t main_pid_ = -1;
+  uint64_t t0_ = 0;
+  std::map<std::string, Object> objects_;
+  std::map<std::string, std::vector<Segment>> segments_;
+};
+
+}  // namespace
+
+ImportResult import_perf_script(const PerfScript& script, const std::string& dir, const std::string& command_line) {
+  return Importer(script, dir, command_line).run();
+}
+
+bool is_perf_data(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[8] = {};
+  in.read(magic, sizeof magic);
+  return in && std::memcmp(magic, "PERFILE2", 8) == 0;
+}
+
+std::string run_perf_script(const std::string& perf_data, const std::string& perf, std::string* error) {
+  std::string errfile = fmt::format("/tmp/er_import_{}.err", getpid());
+  auto quote = [](const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+  };
+  auto attempt = [&](const std::string& fields) {
+    std::string cmd = fmt::format("{} script -i {} --ns --show-mmap-events -F {} 2>{}", quote(perf), quote(perf_data),
+                                  fields, quote(errfile));
+    std::string out;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return std::pair<int, std::string>{-1, ""};
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    return std::pair<int, std::string>{pclose(p), out};
+  };
+  auto [status, text] = attempt("pid,tid,time,period,event,ip,dso");
+  if (status != 0) {
+    // Recordings with a fixed period (-c) have no per-sample period field.
+    std::tie(status, text) = attempt("pid,tid,time,event,ip,dso");
+  }
+  std::ifstream ef(errfile);
+  std::string err((std::istreambuf_iterator<char>(ef)), std::istreambuf_iterator<char>());
+  unlink(errfile.c_str());
+  if (status != 0) {
+    while (!err.empty() && err.back() == '\n') err.pop_back();
+    *error = fmt::format("'{} script' failed on {}{}", perf, perf_data, err.empty() ? "" : ": " + err);
+    return "";
+  }
+  return text;
+}
+
+}  // namespace erkit::exporters
