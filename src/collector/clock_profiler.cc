@@ -1,8 +1,6 @@
 #include "collector/clock_profiler.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -11,83 +9,88 @@
 #include <unistd.h>
 
 #include "collector/data_writer.h"
+#include "collector/microstates.h"
 #include "collector/runtime.h"
 #include "collector/signal_guard.h"
 #include "collector/stack_store.h"
+#include "collector/task_proc.h"
+#include "collector/text_line.h"
 #include "collector/thread_state.h"
 #include "collector/unwind/unwind.h"
-#include "format/experiment_format.h"
 
 namespace erkit::collector {
 namespace {
 
 using format::ClockSampleRecord;
 
-// The address of this object marks our timers' signals (si_value), distinguishing them from
-// SIGPROFs the program arranges for itself.
-char g_cookie;
 bool g_enabled = false;
 
-uint64_t tv_ns(const timeval& tv) { return uint64_t(tv.tv_sec) * 1000000000ull + uint64_t(tv.tv_usec) * 1000ull; }
+uint64_t tv_ns(const timeval& tv) {
+  return uint64_t(tv.tv_sec) * 1000000000ull + uint64_t(tv.tv_usec) * 1000ull;
+}
 
+// The calling thread's CPU time so far, split as the kernel splits it.
 bool thread_times(uint64_t* user_ns, uint64_t* system_ns) {
   rusage ru;
-  if (getrusage(RUSAGE_THREAD, &ru) != 0) return false;
+  if (syscall(SYS_getrusage, RUSAGE_THREAD, &ru) != 0) return false;  // raw: leaves errno alone
   *user_ns = tv_ns(ru.ru_utime);
   *system_ns = tv_ns(ru.ru_stime);
   return true;
 }
 
-bool start_timer(ThreadState* ts, clockid_t clock, pid_t tid) {
+bool start_timer(ThreadState* ts, clockid_t clock) {
   sigevent sev;
   memset(&sev, 0, sizeof sev);
   sev.sigev_notify = SIGEV_THREAD_ID;
   sev.sigev_signo = SIGPROF;
-  sev.sigev_value.sival_ptr = &g_cookie;
-  sev._sigev_un._tid = tid;
+  sev.sigev_value.sival_ptr = ts;  // the handler's key to the thread's state
+  sev._sigev_un._tid = pid_t(ts->tid);
   timer_t timer;
   if (timer_create(clock, &sev, &timer) != 0) return false;
+  ts->timer = timer;
+  ts->has_timer = true;
   itimerspec its;
   uint64_t ns = g_rt.config.clock_interval_ns;
   its.it_interval.tv_sec = time_t(ns / 1000000000ull);
   its.it_interval.tv_nsec = long(ns % 1000000000ull);
   its.it_value = its.it_interval;
   if (timer_settime(timer, 0, &its, nullptr) != 0) {
+    ts->has_timer = false;
     timer_delete(timer);
     return false;
-  }
-  if (ts) {
-    ts->timer = timer;
-    ts->has_timer = true;
   }
   return true;
 }
 
-clockid_t thread_cpu_clock(pid_t tid) {
-  // The kernel's encoding of another thread's CPU clock (MAKE_THREAD_CPUCLOCK(tid, SCHED)).
-  return clockid_t((~unsigned(tid)) << 3) | 6;
-}
-
-void write_clock_record(ThreadState* writer, const ThreadState* subject, uint64_t stack_id, uint64_t du,
-                        uint64_t ds);
-
-void record_sample(siginfo_t* si, void* uc) {
-  ThreadState* ts = current_thread();
-  if (!ts) return;
-  uint64_t user_ns = 0, system_ns = 0;
-  if (!thread_times(&user_ns, &system_ns)) return;
-  uint64_t du, ds;
-  if (ts->baseline_valid) {
-    du = user_ns >= ts->last_user_ns ? user_ns - ts->last_user_ns : 0;
-    ds = system_ns >= ts->last_system_ns ? system_ns - ts->last_system_ns : 0;
+// The user and system time the thread used since its previous reading; advances the baseline.
+void take_delta(ThreadState* ts, uint64_t user_ns, uint64_t system_ns, uint64_t* du, uint64_t* ds) {
+  if (ts->split_unknown) {
+    // Adopted thread: the baseline is a CPU total; split the difference like the totals.
+    uint64_t now = user_ns + system_ns;
+    uint64_t d = now > ts->last_user_ns ? now - ts->last_user_ns : 0;
+    *ds = now ? uint64_t(double(d) * double(system_ns) / double(now)) : 0;
+    *du = d - *ds;
+    ts->split_unknown = false;
   } else {
-    // A thread the collector did not see start: credit what this signal stands for.
-    du = g_rt.config.clock_interval_ns * uint64_t(1 + (si->si_overrun > 0 ? si->si_overrun : 0));
-    ds = 0;
-    ts->baseline_valid = true;
+    *du = user_ns >= ts->last_user_ns ? user_ns - ts->last_user_ns : 0;
+    *ds = system_ns >= ts->last_system_ns ? system_ns - ts->last_system_ns : 0;
   }
   ts->last_user_ns = user_ns;
   ts->last_system_ns = system_ns;
+}
+
+void record_sample(ThreadState* ts, void* uc) {
+  uint64_t user_ns = 0, system_ns = 0;
+  if (!thread_times(&user_ns, &system_ns)) return;
+  uint64_t du, ds;
+  if (!ts->baseline_valid) {
+    // Cannot happen for timers started by this module; kept as a safe fallback.
+    ts->baseline_valid = true;
+    ts->last_user_ns = user_ns;
+    ts->last_system_ns = system_ns;
+    return;
+  }
+  take_delta(ts, user_ns, system_ns, &du, &ds);
   // While paused the baseline still advances, so a resumed thread is not credited with the pause.
   if (ts->paused || !__atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED)) return;
   if (du + ds == 0) return;
@@ -98,65 +101,70 @@ void record_sample(siginfo_t* si, void* uc) {
   int n = unwind::unwind_from_ucontext(uc, bounds, pcs, int(format::kMaxStackFrames), &st);
   if (st.failed && !st.truncated && n < int(format::kMaxStackFrames)) pcs[n++] = format::kUnwindFailedPc;
   uint64_t stack_id = stack_intern(ts, pcs, n, st.truncated);
-  ts->last_stack_id = stack_id;
-  write_clock_record(ts, ts, stack_id, du, ds);
-}
-
-void write_clock_record(ThreadState* ts, const ThreadState* subject, uint64_t stack_id, uint64_t du,
-                        uint64_t ds) {
-  auto* rec = static_cast<ClockSampleRecord*>(record_reserve(
-      ts, format::DataKind::kProfile, format::kRecClockSample, sizeof(ClockSampleRecord)));
-  if (rec) {
-    rec->tid = subject->tid;
-    rec->tstamp_ns = now_ns();
-    rec->stack_id = stack_id;
-    rec->cpu = sched_getcpu();
-    rec->flags = subject->is_main ? format::kClockFlagMainThread : 0;
-    memset(rec->ns, 0, sizeof rec->ns);
-    rec->ns[format::kMsUser] = du;
-    rec->ns[format::kMsSystem] = ds;
-    record_commit(rec, format::kRecClockSample, sizeof(ClockSampleRecord));
-  }
-  record_release(ts);
+  __atomic_store_n(&ts->last_stack_id, stack_id, __ATOMIC_RELAXED);
+  uint64_t ns[format::kMsCount] = {};
+  ns[format::kMsUser] = du;
+  ns[format::kMsSystem] = ds;
+  write_clock_record(ts, ts, stack_id, ns, 0);
 }
 
 void on_sigprof(int sig, siginfo_t* si, void* uc) {
   if (!clock_owns_signal(si)) {
-    forward_to_program_handler(sig, si, uc);
+    deliver_to_program(sig, si, uc);
     return;
   }
+  // Only errno can be disturbed (raw system calls elsewhere); restore it only if it changed,
+  // because a clone()d thread without its own TLS shares errno with its creator.
+  // A signal of a timer deleted meanwhile (thread ended, exit) is dropped.
+  auto* ts = static_cast<ThreadState*>(si->si_value.sival_ptr);
+  if (!__atomic_load_n(&ts->in_use, __ATOMIC_ACQUIRE) || !ts->has_timer ||
+      ts->timer != reinterpret_cast<timer_t>(intptr_t(si->si_timerid)))
+    return;
   int saved_errno = errno;
-  record_sample(si, uc);
-  errno = saved_errno;
+  record_sample(ts, uc);
+  if (errno != saved_errno) errno = saved_errno;
 }
 
-void start_existing_thread_timers() {
-  // Threads created before the collector initialised (other libraries' constructors) get a
-  // timer on their own CPU clock, delivered to them by tid.
-  int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  char buf[4096];
-  long n;
-  pid_t self = pid_t(syscall(SYS_gettid));
-  while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
-    for (long off = 0; off < n;) {
-      auto* d = reinterpret_cast<dirent64*>(buf + off);
-      off += d->d_reclen;
-      pid_t tid = 0;
-      for (const char* p = d->d_name; *p >= '0' && *p <= '9'; ++p) tid = tid * 10 + (*p - '0');
-      if (tid > 0 && tid != self) {
-        if (!start_timer(nullptr, thread_cpu_clock(tid), tid))
-          log_warning("clock_timer", "could not start a timer for a pre-existing thread");
-      }
-    }
-  }
-  close(fd);
+struct AdoptContext {
+  uint32_t self;
+  int adopted;
+};
+
+void adopt_existing(uint32_t tid, void* arg) {
+  auto* ctx = static_cast<AdoptContext*>(arg);
+  if (tid == ctx->self) return;
+  timespec cpu;
+  uint64_t before = 0;
+  if (clock_gettime(thread_cpu_clock(pid_t(tid)), &cpu) == 0)
+    before = uint64_t(cpu.tv_sec) * 1000000000ull + uint64_t(cpu.tv_nsec);
+  if (microstates_adopt(tid, before)) ctx->adopted++;
 }
 
 }  // namespace
 
+bool clock_enabled() { return g_enabled; }
+
+void write_clock_record(ThreadState* writer, const ThreadState* subject, uint64_t stack_id,
+                        const uint64_t ns[format::kMsCount], uint32_t flags) {
+  if (!writer) return;
+  auto* rec = static_cast<ClockSampleRecord*>(record_reserve(
+      writer, format::DataKind::kProfile, format::kRecClockSample, sizeof(ClockSampleRecord)));
+  if (rec) {
+    rec->tid = subject->tid;
+    rec->tstamp_ns = now_ns();
+    rec->stack_id = stack_id;
+    rec->cpu = writer == subject ? sched_getcpu() : -1;
+    rec->flags = flags | (subject->is_main ? format::kClockFlagMainThread : 0);
+    memcpy(rec->ns, ns, sizeof rec->ns);
+    record_commit(rec, format::kRecClockSample, sizeof(ClockSampleRecord));
+  }
+  record_release(writer);
+}
+
 bool clock_owns_signal(const siginfo_t* si) {
-  return si && si->si_code == SI_TIMER && si->si_value.sival_ptr == &g_cookie;
+  // Every timer of the collector carries a pointer into the thread pool; the program cannot
+  // know those addresses. A signal of a timer deleted meanwhile is still the collector's.
+  return si && si->si_code == SI_TIMER && is_pool_slot(si->si_value.sival_ptr);
 }
 
 bool clock_init() {
@@ -165,24 +173,71 @@ bool clock_init() {
   g_enabled = true;
   ThreadState* ts = current_thread();
   if (ts) {
-    ts->is_main = true;
+    ts->is_main = uint32_t(g_rt.main_tid) == ts->tid;
     clock_thread_start(ts);
+    microstates_thread_start(ts, 0);
   }
-  start_existing_thread_timers();
+  // Threads created before the collector initialised (other libraries' constructors) are
+  // adopted; their CPU time before this point is not the experiment's.
+  AdoptContext ctx{ts ? ts->tid : uint32_t(syscall(SYS_gettid)), 0};
+  for_each_task(adopt_existing, &ctx);
+  if (ctx.adopted) {
+    TextLine line;
+    line.event(now_ns(), "setting").kv_dec("preexisting_threads", ctx.adopted).write_to(g_rt.log_fd);
+  }
+  microstates_start();
   return true;
 }
 
 void clock_thread_start(ThreadState* ts) {
   if (!g_enabled || !ts) return;
   if (thread_times(&ts->last_user_ns, &ts->last_system_ns)) ts->baseline_valid = true;
-  if (!start_timer(ts, CLOCK_THREAD_CPUTIME_ID, pid_t(ts->tid)))
+  if (!start_timer(ts, CLOCK_THREAD_CPUTIME_ID))
     log_warning("clock_timer", "could not start the clock-profiling timer of a thread");
+}
+
+bool clock_adopt(ThreadState* ts, uint64_t cpu_before_ns) {
+  if (!g_enabled || !ts) return false;
+  ts->last_user_ns = cpu_before_ns;
+  ts->last_system_ns = 0;
+  ts->split_unknown = cpu_before_ns != 0;
+  ts->baseline_valid = true;
+  if (!start_timer(ts, thread_cpu_clock(pid_t(ts->tid)))) {
+    log_warning("clock_timer", "could not start the clock-profiling timer of an adopted thread");
+    return false;
+  }
+  if (g_rt.active) {
+    TextLine line;
+    line.event(now_ns(), "thread_start").kv_dec("tid", ts->tid).kv("adopted", "1");
+    line.write_to(g_rt.log_fd);
+  }
+  return true;
+}
+
+void clock_retire_adopted(ThreadState* writer, ThreadState* ts, uint64_t final_exec_ns) {
+  if (ts->has_timer) {
+    ts->has_timer = false;
+    timer_delete(ts->timer);
+  }
+  uint64_t last = ts->last_user_ns + ts->last_system_ns;
+  if (g_enabled && ts->last_stack_id && final_exec_ns > last && !ts->split_unknown) {
+    uint64_t d = final_exec_ns - last;
+    uint64_t ns[format::kMsCount] = {};
+    ns[format::kMsSystem] = last ? uint64_t(double(d) * double(ts->last_system_ns) / double(last)) : 0;
+    ns[format::kMsUser] = d - ns[format::kMsSystem];
+    if (__atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED))
+      write_clock_record(writer, ts, ts->last_stack_id, ns, 0);
+  }
+  if (g_rt.active) {
+    TextLine line;
+    line.event(now_ns(), "thread_end").kv_dec("tid", ts->tid).kv("adopted", "1").write_to(g_rt.log_fd);
+  }
 }
 
 void clock_thread_end(ThreadState* ts) {
   if (ts && ts->has_timer) {
-    timer_delete(ts->timer);
     ts->has_timer = false;
+    timer_delete(ts->timer);
   }
 }
 
@@ -191,38 +246,45 @@ void clock_flush_tail(ThreadState* ts) {
   if (ts != current_thread_if_any()) return;  // RUSAGE_THREAD reads the calling thread only
   uint64_t u = 0, s = 0;
   if (!thread_times(&u, &s)) return;
-  uint64_t du = u > ts->last_user_ns ? u - ts->last_user_ns : 0;
-  uint64_t ds = s > ts->last_system_ns ? s - ts->last_system_ns : 0;
-  ts->last_user_ns = u;
-  ts->last_system_ns = s;
-  if (du + ds) write_clock_record(ts, ts, ts->last_stack_id, du, ds);
+  uint64_t ns[format::kMsCount] = {};
+  take_delta(ts, u, s, &ns[format::kMsUser], &ns[format::kMsSystem]);
+  if (ns[format::kMsUser] + ns[format::kMsSystem] && __atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED))
+    write_clock_record(ts, ts, ts->last_stack_id, ns, 0);
 }
 
 namespace {
 // Other threads still running at exit: their CPU clock gives the total since their last
 // sample; it is split between user and system like their latest reading.
 void flush_other_thread(ThreadState* ts, void*) {
-  if (ts == current_thread_if_any() || !ts->baseline_valid || !ts->last_stack_id) return;
+  if (ts == current_thread_if_any() || ts->is_helper || !ts->baseline_valid || !ts->last_stack_id)
+    return;
   timespec now;
   if (clock_gettime(thread_cpu_clock(pid_t(ts->tid)), &now) != 0) return;
   uint64_t total = uint64_t(now.tv_sec) * 1000000000ull + uint64_t(now.tv_nsec);
   uint64_t last = ts->last_user_ns + ts->last_system_ns;
-  if (total <= last) return;
+  if (total <= last || ts->split_unknown) return;
   uint64_t delta = total - last;
-  uint64_t ds = last ? uint64_t(double(delta) * double(ts->last_system_ns) / double(last)) : 0;
+  uint64_t ns[format::kMsCount] = {};
+  ns[format::kMsSystem] = last ? uint64_t(double(delta) * double(ts->last_system_ns) / double(last)) : 0;
+  ns[format::kMsUser] = delta - ns[format::kMsSystem];
   // Written from this thread's own cursors: the other thread may be mid-record in its own.
-  write_clock_record(current_thread(), ts, ts->last_stack_id, delta - ds, ds);
-  ts->last_user_ns += delta - ds;
-  ts->last_system_ns += ds;
+  if (__atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED))
+    write_clock_record(current_thread(), ts, ts->last_stack_id, ns, 0);
+  ts->last_user_ns += ns[format::kMsUser];
+  ts->last_system_ns += ns[format::kMsSystem];
 }
 }  // namespace
 
 void clock_fini() {
   if (!g_enabled) return;
+  microstates_stop();
   ThreadState* ts = current_thread_if_any();
   clock_thread_end(ts);
+  // Stop every timer first, so no sample races with the tails written below.
+  thread_for_each([](ThreadState* t, void*) { clock_thread_end(t); }, nullptr);
   clock_flush_tail(ts);
   thread_for_each(flush_other_thread, nullptr);
+  microstates_final_pass();
   g_enabled = false;
 }
 

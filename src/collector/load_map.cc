@@ -135,18 +135,11 @@ void load_map_refresh() {
   __atomic_store_n(&g_lock, 0, __ATOMIC_RELEASE);
 }
 
+void load_map_forget() {
+  g_count = 0;
+  __atomic_store_n(&g_lock, 0, __ATOMIC_RELEASE);  // a parent thread may have held it at fork
+}
+
 }  // namespace erkit::collector
 
-extern "C" __attribute__((visibility("default"))) void* dlopen(const char* file, int mode) {
-  erkit::collector::resolve_real_functions();
-  void* h = erkit::collector::g_real.dlopen(file, mode);
-  if (h) erkit::collector::load_map_refresh();
-  return h;
-}
-
-extern "C" __attribute__((visibility("default"))) int dlclose(void* handle) {
-  erkit::collector::resolve_real_functions();
-  int rc = erkit::collector::g_real.dlclose(handle);
-  erkit::collector::load_map_refresh();
-  return rc;
-}
+// The dlopen/dlmopen/dlclose interposers that call load_map_refresh() are in dlopen_interpose.cc.

@@ -7,6 +7,7 @@
 
 #include "collector/clock_profiler.h"
 #include "collector/data_writer.h"
+#include "collector/microstates.h"
 #include "collector/real_functions.h"
 #include "collector/runtime.h"
 #include "collector/text_line.h"
@@ -20,11 +21,13 @@ struct StartSlot {
   int busy;  // atomic
   void* (*fn)(void*);
   void* arg;
+  uint64_t created_ns;  // CLOCK_MONOTONIC at pthread_create: the thread's life starts there
 };
 constexpr int kSlots = 1024;
 StartSlot g_slots[kSlots];
 pthread_key_t g_exit_key;
 bool g_key_ok = false;
+int g_pending_starts = 0;  // atomic: see threads_pending_starts()
 
 StartSlot* claim_slot() {
   for (int i = 0; i < kSlots; ++i) {
@@ -41,6 +44,7 @@ void on_thread_exit(void*) {
   if (!ts) return;
   clock_thread_end(ts);
   clock_flush_tail(ts);
+  microstates_thread_end(ts);
   if (g_rt.active) {
     TextLine line;
     line.event(now_ns(), "thread_end").kv_dec("tid", ts->tid).write_to(g_rt.log_fd);
@@ -53,8 +57,11 @@ void* trampoline(void* p) {
   auto* slot = static_cast<StartSlot*>(p);
   void* (*fn)(void*) = slot->fn;
   void* arg = slot->arg;
+  uint64_t created_ns = slot->created_ns;
   __atomic_store_n(&slot->busy, 0, __ATOMIC_RELEASE);
-  thread_started(reinterpret_cast<uintptr_t>(fn));
+  thread_started(reinterpret_cast<uintptr_t>(fn), created_ns);
+  // Only now, registered, does this thread stop counting as pending for the sampler's scan.
+  __atomic_sub_fetch(&g_pending_starts, 1, __ATOMIC_RELEASE);
   return fn(arg);
 }
 
@@ -64,10 +71,15 @@ void threads_init() {
   if (!g_key_ok) g_key_ok = pthread_key_create(&g_exit_key, on_thread_exit) == 0;
 }
 
-void thread_started(uintptr_t start_routine) {
+void thread_started(uintptr_t start_routine, uint64_t created_ns) {
   ThreadState* ts = current_thread();
   if (!ts) return;
   ts->in_collector++;
+  if (ts->adopted) {
+    // The slot of an adopted thread that ended unseen, whose tid the kernel gave to this one.
+    clock_thread_end(ts);
+    ts->adopted = ts->cpu_by_sampler = false;
+  }
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
     void* addr = nullptr;
@@ -85,8 +97,11 @@ void thread_started(uintptr_t start_routine) {
     line.write_to(g_rt.log_fd);
   }
   clock_thread_start(ts);
+  microstates_thread_start(ts, created_ns);
   ts->in_collector--;
 }
+
+int threads_pending_starts() { return __atomic_load_n(&g_pending_starts, __ATOMIC_ACQUIRE); }
 
 int create_thread(pthread_t* thr, const pthread_attr_t* attr, void* (*fn)(void*), void* arg) {
   runtime_init();
@@ -94,8 +109,13 @@ int create_thread(pthread_t* thr, const pthread_attr_t* attr, void* (*fn)(void*)
   if (!slot) return g_real.pthread_create(thr, attr, fn, arg);
   slot->fn = fn;
   slot->arg = arg;
+  slot->created_ns = monotonic_ns();
+  __atomic_add_fetch(&g_pending_starts, 1, __ATOMIC_ACQ_REL);
   int rc = g_real.pthread_create(thr, attr, trampoline, slot);
-  if (rc != 0) __atomic_store_n(&slot->busy, 0, __ATOMIC_RELEASE);
+  if (rc != 0) {
+    __atomic_sub_fetch(&g_pending_starts, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&slot->busy, 0, __ATOMIC_RELEASE);
+  }
   return rc;
 }
 

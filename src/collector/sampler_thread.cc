@@ -1,0 +1,176 @@
+// The collector's sampler thread: once per clock interval (clamped to 1-100 ms) it looks at
+// every thread's microstates from outside (microstates.cc), and every ~10 ms it lists
+// /proc/self/task to adopt threads that did not start through the pthread_create trampoline
+// (raw clone(), libc-internal threads such as those of SIGEV_THREAD timers and POSIX AIO) and
+// to retire the slots of threads that ended without the collector seeing them end.
+// It never signals another thread. All signals are blocked in it; it is not profiled.
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collector/clock_profiler.h"
+#include "collector/data_writer.h"
+#include "collector/microstates.h"
+#include "collector/real_functions.h"
+#include "collector/runtime.h"
+#include "collector/signal_guard.h"
+#include "collector/task_proc.h"
+#include "collector/text_line.h"
+#include "collector/thread_state.h"
+#include "collector/threads.h"
+
+namespace erkit::collector {
+namespace {
+
+constexpr uint64_t kScanEveryNs = 10000000;  // thread discovery latency
+constexpr uint32_t kMaxTid = 1u << 22;      // PID_MAX_LIMIT on 64-bit kernels
+
+int g_stop = 0;      // futex word: 1 asks the sampler to end
+int g_running = 0;   // atomic: the sampler thread exists
+uint64_t g_period_ns = 10000000;
+uint64_t g_seen[kMaxTid / 64];  // tids listed by the current scan
+
+struct Listing {
+  uint32_t tids[kThreadPoolSize];
+  int n;
+  bool overflow;
+};
+
+void list_tid(uint32_t tid, void* arg) {
+  auto* l = static_cast<Listing*>(arg);
+  if (l->n < kThreadPoolSize) l->tids[l->n++] = tid;
+  else l->overflow = true;
+}
+
+bool seen(uint32_t tid) { return tid < kMaxTid && (g_seen[tid / 64] >> (tid % 64)) & 1; }
+
+void retire_vanished(ThreadState* ts, void* arg) {
+  auto* self = static_cast<ThreadState*>(arg);
+  if (ts == self || ts->is_helper) return;
+  if (seen(ts->tid)) {
+    ts->missing_scans = 0;
+    return;
+  }
+  // A slot claimed after the listing was taken is missing once; only twice means gone.
+  if (++ts->missing_scans < 2) return;
+  ms_lock(ts);
+  uint64_t last_exec = ts->ms.last_exec_ns;
+  microstates_retire(self, ts);
+  ms_unlock(ts);
+  if (ts->adopted) {
+    clock_retire_adopted(self, ts, last_exec);
+  } else {
+    clock_thread_end(ts);
+    if (g_rt.active) {
+      TextLine line;
+      line.event(now_ns(), "thread_end").kv_dec("tid", ts->tid).kv("unseen", "1").write_to(g_rt.log_fd);
+    }
+  }
+  data_thread_retire(ts);
+  thread_release(ts);
+}
+
+void scan(ThreadState* self) {
+  static Listing listing;  // only the sampler thread scans
+  listing.n = 0;
+  listing.overflow = false;
+  if (!for_each_task(list_tid, &listing) || listing.overflow) return;
+  // A thread created through the trampoline registers itself before its creation stops
+  // counting as pending; while any is pending, an unknown tid may be one of those.
+  bool starts_pending = threads_pending_starts() > 0;
+  for (int i = 0; i < listing.n; ++i) {
+    uint32_t tid = listing.tids[i];
+    if (tid < kMaxTid) g_seen[tid / 64] |= uint64_t(1) << (tid % 64);
+    if (tid == self->tid || starts_pending || thread_find(tid)) continue;
+    // Created since the collector started: all of its CPU time belongs to the experiment.
+    microstates_adopt(tid, 0);
+  }
+  thread_for_each(retire_vanished, self);
+  for (int i = 0; i < listing.n; ++i) {
+    uint32_t tid = listing.tids[i];
+    if (tid < kMaxTid) g_seen[tid / 64] = 0;
+  }
+}
+
+struct LookContext {
+  ThreadState* self;
+  uint64_t flush_after_ns;
+};
+
+void look(ThreadState* ts, void* arg) {
+  auto* ctx = static_cast<LookContext*>(arg);
+  if (ts == ctx->self || !ms_trylock(ts)) return;
+  if (__atomic_load_n(&ts->in_use, __ATOMIC_ACQUIRE) &&
+      __atomic_load_n(&ts->ms.state, __ATOMIC_ACQUIRE) == kMsTrackActive)
+    microstates_look(ctx->self, ts, ctx->flush_after_ns);
+  ms_unlock(ts);
+}
+
+void* sampler_main(void*) {
+  ThreadState* self = current_thread();
+  if (self) {
+    self->is_helper = true;
+    LookContext ctx{self, g_period_ns * 10 > 20000000 ? g_period_ns * 10 : 20000000};
+    uint64_t next = monotonic_ns() + g_period_ns;
+    uint64_t last_scan = 0;
+    while (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
+      timespec abs{time_t(next / 1000000000ull), long(next % 1000000000ull)};
+      syscall(SYS_futex, &g_stop, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, 0, &abs, nullptr,
+              FUTEX_BITSET_MATCH_ANY);
+      if (__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) break;
+      uint64_t now = monotonic_ns();
+      if (now < next) continue;  // woken early
+      if (now - last_scan >= kScanEveryNs) {
+        scan(self);
+        last_scan = now;
+      }
+      thread_for_each(look, &ctx);
+      next += g_period_ns;
+      if (next <= now) next = now + g_period_ns;  // late (loaded machine): skip, never burst
+    }
+  }
+  __atomic_store_n(&g_running, 0, __ATOMIC_RELEASE);
+  return nullptr;
+}
+
+}  // namespace
+
+void microstates_start() {
+  if (!clock_enabled() || __atomic_load_n(&g_running, __ATOMIC_ACQUIRE)) return;
+  uint64_t p = g_rt.config.clock_interval_ns;
+  g_period_ns = p < 1000000 ? 1000000 : p > 100000000 ? 100000000 : p;
+  __atomic_store_n(&g_stop, 0, __ATOMIC_RELEASE);
+  // Every signal blocked in the sampler (it inherits the creator's mask): the program's
+  // process-directed signals must go to the program's threads.
+  sigset_t all, old;
+  sigfillset(&all);
+  real_sigprocmask(SIG_SETMASK, &all, &old);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 * 1024);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  pthread_t thr;
+  __atomic_store_n(&g_running, 1, __ATOMIC_RELEASE);
+  if (g_real.pthread_create(&thr, &attr, sampler_main, nullptr) != 0) {
+    __atomic_store_n(&g_running, 0, __ATOMIC_RELEASE);
+    log_warning("microstates", "could not start the sampler thread: no wait/lock/owait times");
+  }
+  pthread_attr_destroy(&attr);
+  real_sigprocmask(SIG_SETMASK, &old, nullptr);
+}
+
+void microstates_stop() {
+  if (!__atomic_load_n(&g_running, __ATOMIC_ACQUIRE)) return;
+  __atomic_store_n(&g_stop, 1, __ATOMIC_RELEASE);
+  syscall(SYS_futex, &g_stop, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, nullptr, nullptr, 0);
+  for (int i = 0; i < 500 && __atomic_load_n(&g_running, __ATOMIC_ACQUIRE); ++i) {
+    timespec ms{0, 1000000};
+    nanosleep(&ms, nullptr);
+  }
+}
+
+}  // namespace erkit::collector
