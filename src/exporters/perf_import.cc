@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -67,9 +68,14 @@ class Importer {
     std::vector<const PerfSample*> samples;
     std::map<std::string, uint64_t> skipped_events;
     for (const auto& smp : s_.samples) {
-      if (is_clock_event(smp.event)) samples.push_back(&smp);
-      else skipped_events[smp.event]++;
+      if (!is_clock_event(smp.event)) {
+        skipped_events[smp.event]++;
+        continue;
+      }
+      cleaned_.push_back(smp);
+      clean_frames(&cleaned_.back().frames);
     }
+    for (const auto& smp : cleaned_) samples.push_back(&smp);
     for (const auto& [ev, n] : skipped_events) {
       r.skipped += n;
       r.warnings.push_back(fmt::format("{} samples of event '{}' skipped: only cpu-clock and task-clock samples "
@@ -259,7 +265,24 @@ class Importer {
     return "";
   }
 
+  // perf's own inline expansion (without --no-inline) prints frames of the object that follows
+  // them as "(inlined)", repeating the PC: those join that object and repeats go. Unknown
+  // frames beyond the outermost known one are the unwinder reading past the stack's end.
+  static void clean_frames(std::vector<PerfFrame>* frames) {
+    auto& f = *frames;
+    for (size_t i = f.size(); i-- > 0;)
+      if (f[i].dso == "inlined") f[i].dso = i + 1 < f.size() ? f[i + 1].dso : "[unknown]";
+    f.erase(std::unique(f.begin(), f.end(), [](const PerfFrame& a, const PerfFrame& b) { return a.ip == b.ip && a.dso == b.dso; }),
+            f.end());
+    size_t keep = f.size();
+    while (keep > 0 && frame_kind(f[keep - 1]) == FrameKind::Unknown) --keep;
+    bool any_known = false;
+    for (size_t i = 0; i < keep; ++i) any_known |= frame_kind(f[i]) == FrameKind::File;
+    if (any_known) f.resize(keep);
+  }
+
   const PerfScript& s_;
+  std::deque<PerfSample> cleaned_;  // clock samples with cleaned frames (stable addresses)
   std::string dir_, cmd_;
   int64_t main_pid_ = -1;
   uint64_t t0_ = 0;
@@ -288,7 +311,8 @@ std::string run_perf_script(const std::string& perf_data, const std::string& per
     return q + "'";
   };
   auto attempt = [&](const std::string& fields) {
-    std::string cmd = fmt::format("{} script -i {} --ns --show-mmap-events -F {} 2>{}", quote(perf), quote(perf_data),
+    // --no-inline: erkit expands inlined calls itself, from the PCs.
+    std::string cmd = fmt::format("{} script -i {} --ns --no-inline --show-mmap-events -F {} 2>{}", quote(perf), quote(perf_data),
                                   fields, quote(errfile));
     std::string out;
     FILE* p = popen(cmd.c_str(), "r");
