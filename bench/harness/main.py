@@ -2,6 +2,7 @@
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -93,11 +94,22 @@ def unwind_bench(ctx):
     exe = os.path.join(ctx.build, "bin", "unwind_bench")
     if not os.path.exists(exe):
         return ""
-    mt = "0.02" if ctx.quick else "0.3"
-    return proc.text([exe, "--benchmark_filter=BM_InSignal", f"--benchmark_min_time={mt}"], timeout=120)
+    cmd = [exe, "--benchmark_filter=BM_InSignal"]
+    if ctx.quick:
+        cmd.append("--benchmark_min_time=0.02")
+    else:
+        cmd += ["--benchmark_min_time=0.2", "--benchmark_repetitions=5", "--benchmark_report_aggregates_only=true"]
+    return proc.text(cmd, timeout=120)
+
+
+def _interrupted(signum, _frame):
+    proc.kill_current()
+    sys.exit(128 + signum)
 
 
 def main(argv):
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _interrupted)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     a = parse_args(argv, root)
     build_dir = os.path.abspath(a.build_dir)
@@ -213,8 +225,8 @@ def write_doc(ctx, d, a, elapsed, load_before, load_after):
         s.append("## 7. Analysis time and peak RSS on synthetic experiments\n")
         s.append("`erkit-synth` writes N clock samples over M distinct stacks of depth D; the frames are real "
                  "functions (1000 of them) of a shared object compiled for the purpose, symbolised through elfutils "
-                 "like any experiment. Every stack occurs at least once. Time is wall (median of 3 at ≤ 20 k events, "
-                 f"one run above), memory is peak RSS; commands are stopped at {ctx.analysis_timeout} s or "
+                 "like any experiment. Every stack occurs at least once. Time is wall (median of 3 runs at ≤ 20 k events "
+                 f"unless a run takes over 2 s, else one run), memory is peak RSS; commands are stopped at {ctx.analysis_timeout} s or "
                  f"{ctx.analysis_mem_mb // 1024} GB of address space.\n")
         s.append(rp.synth_table(d.synth, d.synth_cmds))
         s.append("## 8. Analysis of deep unique stacks, each tool on its own recording\n")

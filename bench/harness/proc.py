@@ -44,6 +44,19 @@ class Run:
         return f"exit {self.rc}: {tail[0][:120]}"
 
 
+# The measured command runs in its own session (so a timeout can kill its whole tree); this is
+# its process group, for kill_current() when the harness itself is interrupted.
+_current_pgid = None
+
+
+def kill_current():
+    if _current_pgid:
+        try:
+            os.killpg(_current_pgid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def _limits(mem_limit_mb):
     def apply():
         if mem_limit_mb:
@@ -70,6 +83,8 @@ def measure(cmd, *, env=None, cwd=None, timeout=None, mem_limit_mb=None, capture
         except OSError as e:
             r.rc, r.err = 127, str(e)
             return r
+        global _current_pgid
+        _current_pgid = p.pid
         timer = None
         if timeout:
             def kill():
@@ -82,6 +97,7 @@ def measure(cmd, *, env=None, cwd=None, timeout=None, mem_limit_mb=None, capture
             timer.start()
         _, status, ru = os.wait4(p.pid, 0)
         r.wall = time.perf_counter() - t0
+        _current_pgid = None
         if timer:
             timer.cancel()
         p.returncode = 0  # reaped by wait4; keep Popen from waiting again

@@ -1,7 +1,7 @@
 """The workloads: what each one stresses, how it is started, and how much work it does.
 
 Every workload does a fixed amount of work (never "run for N seconds"), so instrumented and
-uninstrumented runs are comparable. Default sizes aim at ~1-1.5 s uninstrumented on the 2-core
+uninstrumented runs are comparable. Default sizes aim at ~1 s uninstrumented on the 2-core
 benchmark VM; --quick shrinks them ~20x (the harness is exercised, the figures mean little).
 """
 import os
@@ -49,16 +49,16 @@ def python_with_debug_info():
 
 def all_workloads(wl_dir, work_dir, src_dir, quick):
     xz_in = os.path.join(work_dir, "xz-input.txt")
-    make_xz_input(xz_in, 200_000 if quick else 2_000_000)
+    make_xz_input(xz_in, 200_000 if quick else 1_500_000)
     w = lambda name: os.path.join(wl_dir, name)
     xz = shutil.which("xz")
     py = python_with_debug_info()
     script = os.path.join(src_dir, "workloads", "cpu_script.py")
     wls = [
         Workload("noop", "empty program (fixed start/stop cost)", [w("noop")], [w("noop")], reps_factor=2),
-        Workload("cpu1", "CPU-bound, 1 thread", [w("cpu1"), "150"], [w("cpu1"), "8"], truth=True),
-        Workload("cpu4", "CPU-bound, 4 threads on 2 cores", [w("cpu4"), "75"], [w("cpu4"), "4"], truth=True, threads=4),
-        Workload("deepstack", "random call chains, ~100 frames, unique stacks", [w("deepstack"), "150"],
+        Workload("cpu1", "CPU-bound, 1 thread", [w("cpu1"), "100"], [w("cpu1"), "8"], truth=True),
+        Workload("cpu4", "CPU-bound, 4 threads on 2 cores", [w("cpu4"), "50"], [w("cpu4"), "4"], truth=True, threads=4),
+        Workload("deepstack", "random call chains, ~100 frames, unique stacks", [w("deepstack"), "100"],
                  [w("deepstack"), "8"], truth=True),
         Workload("mallocs", "malloc/free heavy (200 k allocations per unit)", [w("mallocs"), "100"],
                  [w("mallocs"), "5"], truth=True, count_label="allocations", extra="heap"),
@@ -68,8 +68,8 @@ def all_workloads(wl_dir, work_dir, src_dir, quick):
                  erkit_flags=["-F", "on"], count_label="children"),
     ]
     if xz:
-        wls.append(Workload("xz", "real program: xz -9 -T1 on 2 MB of text", [xz, "-9", "-T1", "-c", xz_in],
+        wls.append(Workload("xz", "real program: xz -9 -T1 on 1.5 MB of text", [xz, "-9", "-T1", "-c", xz_in],
                             [xz, "-9", "-T1", "-c", xz_in]))
-    wls.append(Workload("python", "real program: CPython running a CPU-bound script", [py, script, "200"],
+    wls.append(Workload("python", "real program: CPython running a CPU-bound script", [py, script, "150"],
                         [py, script, "10"]))
     return wls
