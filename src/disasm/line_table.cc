@@ -82,6 +82,7 @@ std::unique_ptr<LineTable> LineTable::open(const std::string& path, const std::s
     ptrdiff_t ro = 0;
     bool first = true;
     while ((ro = dwarf_ranges(&cudie, ro, &base, &lo, &hi)) > 0) {
+      cu.ranges.emplace_back(lo, hi);
       if (first || lo < cu.lo) cu.lo = lo;
       if (first || hi > cu.hi) cu.hi = hi;
       first = false;
@@ -141,8 +142,10 @@ std::map<uint32_t, std::vector<LineRange>> LineTable::lines_of(const std::vector
 
 const CompileUnit* LineTable::cu_at(uint64_t addr) const {
   if (const LineRange* r = at(addr)) return &cus_[r->cu];
+  // Code without line rows (hand-written assembly, padding) inside one of a CU's ranges.
   for (const auto& c : cus_)
-    if (addr >= c.lo && addr < c.hi) return &c;
+    for (const auto& [lo, hi] : c.ranges)
+      if (addr >= lo && addr < hi) return &c;
   return nullptr;
 }
 

@@ -22,6 +22,7 @@ struct CompileUnit {
   std::string comp_dir;
   std::string producer;  // DW_AT_producer: compiler and options
   uint64_t lo = 0, hi = 0;  // covering address range (0,0 if unknown)
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;  // the CU's address ranges [lo, hi)
 };
 
 // True when `path` is `want` or ends with "/" + want (so "x.c" finds "/src/x.c").

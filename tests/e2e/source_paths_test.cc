@@ -1,0 +1,104 @@
+// End-to-end: finding sources (setpath, addpath, pathmap, missing and newer files) and
+// er_src without an experiment, including a cross-built aarch64 object.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "e2e_util.h"
+
+namespace erkit::e2e {
+namespace {
+
+class SourcePaths : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = make_workdir("source_paths");
+    std::string src = std::string(ERKIT_SOURCE_DIR) + "/tests/programs/";
+    auto r = run("cd " + dir_ + " && mkdir srcdir && cp " + src + "src_hot.c " + src +
+                 "src_hot_helper.h srcdir/ && gcc -O1 -g srcdir/src_hot.c -o hot 2>&1 && " + bin("collect") +
+                 " ./hot 2>&1");
+    ASSERT_EQ(r.status, 0) << r.out;
+  }
+  void TearDown() override {
+    if (!HasFailure()) std::filesystem::remove_all(dir_);
+  }
+  RunResult er_print(const std::string& args) {
+    return run("cd " + dir_ + " && " + bin("er_print") + " " + args + " test.1.er");
+  }
+  RunResult er_src(const std::string& args) { return run("cd " + dir_ + " && " + bin("er_src") + " " + args); }
+  std::string dir_;
+};
+
+TEST_F(SourcePaths, MissingSourceIsReportedThenFoundThroughPathmapAndSetpath) {
+  std::filesystem::rename(dir_ + "/srcdir", dir_ + "/moved");
+  auto p = er_print("-source hot_loop");
+  ASSERT_EQ(p.status, 0) << p.err;
+  EXPECT_NE(p.out.find("not found"), std::string::npos) << p.out;
+  EXPECT_EQ(p.out.find("HOT:"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("<Function: hot_loop>"), std::string::npos) << "index lines without the text\n" << p.out;
+  auto m = er_print("-pathmap " + dir_ + "/srcdir " + dir_ + "/moved -source hot_loop");
+  EXPECT_NE(m.out.find("HOT:"), std::string::npos) << m.out;
+  auto s = er_print("-setpath moved -source hot_loop");
+  EXPECT_NE(s.out.find("HOT:"), std::string::npos) << s.out;
+  auto a = er_print("-addpath moved -setpath");
+  EXPECT_NE(a.out.find("search path: $expts:.:moved"), std::string::npos) << a.out;
+}
+
+TEST_F(SourcePaths, SourceNewerThanTheBinaryIsWarned) {
+  auto t = run("touch -d '+1 hour' " + dir_ + "/srcdir/src_hot.c");
+  ASSERT_EQ(t.status, 0);
+  auto p = er_print("-source hot_loop");
+  EXPECT_NE(p.out.find("is newer than the object file"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("HOT:"), std::string::npos) << p.out;
+}
+
+TEST_F(SourcePaths, BadRequestsGiveClearErrors) {
+  auto p = er_print("-source no_such_function_or_file");
+  EXPECT_NE(p.status, 0);
+  EXPECT_NE(p.err.find("no function or source file named 'no_such_function_or_file'"), std::string::npos) << p.err;
+  auto t = er_print("-sthresh 250");
+  EXPECT_NE(t.status, 0);
+  EXPECT_NE(t.err.find("not a percentage"), std::string::npos) << t.err;
+  auto c = er_print("-scc bogus");
+  EXPECT_NE(c.status, 0);
+  EXPECT_NE(c.err.find("unknown commentary class 'bogus'"), std::string::npos) << c.err;
+}
+
+TEST_F(SourcePaths, ErSrcWithoutAnExperiment) {
+  auto f = er_src("-func hot");
+  ASSERT_EQ(f.status, 0) << f.err;
+  EXPECT_NE(f.out.find("hot_loop"), std::string::npos) << f.out;
+  auto s = er_src("-source hot_loop 1 hot");
+  ASSERT_EQ(s.status, 0) << s.err;
+  EXPECT_NE(s.out.find("<Function: hot_loop>"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("HOT:"), std::string::npos) << s.out;
+  EXPECT_EQ(s.out.find("User CPU"), std::string::npos) << "no metrics without an experiment\n" << s.out;
+  auto d = er_src("-dcc hex -disasm hot_loop 1 hot");
+  ASSERT_EQ(d.status, 0) << d.err;
+  EXPECT_NE(d.out.find("divsd"), std::string::npos) << d.out;
+  auto o = er_src("-outfile listing.txt -source src_hot_helper.h 0 hot");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(std::filesystem::file_size(dir_ + "/listing.txt") > 0);
+  auto bad = er_src("-source hot_loop 1 /no/such/object");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.err.find("/no/such/object"), std::string::npos) << bad.err;
+  auto v = er_src("-V");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_NE(v.out.find("er_src: erkit"), std::string::npos);
+}
+
+TEST_F(SourcePaths, ErSrcDisassemblesAnAArch64Object) {
+  std::string src = std::string(ERKIT_SOURCE_DIR) + "/src/disasm/testdata/a64_loop.c";
+  auto c = run("cd " + dir_ + " && clang --target=aarch64-linux-gnu -O1 -g -fPIC -c " + src +
+               " -o a64.o 2>&1 && ld.lld -shared a64.o -o a64.so 2>&1");
+  ASSERT_EQ(c.status, 0) << "clang and lld (install-deps) cross-build aarch64 code: " << c.out;
+  auto d = er_src("-disasm caller 1 a64.so");
+  ASSERT_EQ(d.status, 0) << d.err;
+  EXPECT_NE(d.out.find("<Function: caller>"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("ext_fn@plt ! 0x"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("ret"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("[   6]"), std::string::npos) << "the loop line of sum_to, same module\n" << d.out;
+}
+
+}  // namespace
+}  // namespace erkit::e2e

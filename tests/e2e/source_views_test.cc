@@ -1,0 +1,228 @@
+// End-to-end: annotated source and disassembly, lines and PCs, compiler commentary and
+// er_src, on tests/programs/src_hot.c built by the test with gcc and clang at -O0 and -O2
+// (each variant compiled and profiled once for all tests that use it).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "e2e_util.h"
+
+namespace erkit::e2e {
+namespace {
+
+struct Variant {
+  std::string cc, opt;
+  std::string name() const { return cc + opt; }
+};
+
+// One compiled and profiled build of src_hot.c.
+struct Build {
+  std::string dir;  // holds src_hot.c, its header, the program `hot`, records and test.1.er
+  std::string error;
+};
+
+std::map<std::string, Build>& builds() {
+  static std::map<std::string, Build> b;
+  return b;
+}
+
+const Build& build(const Variant& v) {
+  auto& all = builds();
+  auto it = all.find(v.name());
+  if (it != all.end()) return it->second;
+  Build b;
+  b.dir = make_workdir("source_" + v.name());
+  std::string src = std::string(ERKIT_SOURCE_DIR) + "/tests/programs/";
+  std::string records = v.opt == "-O0" ? "" : " -fsave-optimization-record";
+  auto r = run("cd " + b.dir + " && cp " + src + "src_hot.c " + src + "src_hot_helper.h . && " + v.cc + " " + v.opt +
+               " -g" + records + " src_hot.c -o hot 2>&1");
+  if (r.status != 0) b.error = "compile failed: " + r.out;
+  if (b.error.empty()) {
+    r = run("cd " + b.dir + " && " + bin("collect") + " ./hot 2 2>&1");
+    if (r.status != 0) b.error = "collect failed: " + r.out;
+  }
+  return all.emplace(v.name(), b).first->second;
+}
+
+RunResult er_print(const Build& b, const std::string& args) {
+  return run("cd " + b.dir + " && " + bin("er_print") + " " + args + " test.1.er");
+}
+
+// A source row of an annotated listing: its first metric (Excl. User CPU seconds; -1 when
+// the columns are blank), its line number, its text and whether it is marked ##.
+struct SourceRow {
+  double excl = -1;
+  bool hot = false;
+  int line = 0;
+  std::string text;
+};
+
+std::vector<SourceRow> source_rows(const std::string& listing) {
+  static const std::regex row(R"(^(## |   )(.*?)\s*(\d+)\. (.*)$)");
+  std::vector<SourceRow> out;
+  std::istringstream in(listing);
+  std::string l;
+  while (std::getline(in, l)) {
+    std::smatch m;
+    if (!std::regex_match(l, m, row)) continue;
+    SourceRow r;
+    r.hot = m[1] == "## ";
+    std::istringstream cells(m[2].str());
+    std::string first;
+    if (cells >> first) r.excl = std::stod(first);
+    r.line = std::stoi(m[3].str());
+    r.text = m[4].str();
+    out.push_back(r);
+  }
+  return out;
+}
+
+// The lines just before the source row containing `marker`.
+std::string before_marker(const std::string& listing, const std::string& marker, int n = 6) {
+  std::vector<std::string> lines;
+  std::istringstream in(listing);
+  std::string l;
+  while (std::getline(in, l)) {
+    if (l.find(marker) != std::string::npos && std::regex_search(l, std::regex(R"(\d+\. )"))) {
+      std::string out;
+      for (size_t k = lines.size() > size_t(n) ? lines.size() - n : 0; k < lines.size(); ++k) out += lines[k] + "\n";
+      return out;
+    }
+    lines.push_back(l);
+  }
+  return "";
+}
+
+// "[  15]": how a disassembly row shows its source line.
+std::string fmt_line(int n) { return "[" + std::string(n < 10 ? "   " : n < 100 ? "  " : n < 1000 ? " " : "") + std::to_string(n) + "]"; }
+
+class SourceViews : public ::testing::TestWithParam<Variant> {
+ protected:
+  const Build& b() {
+    const Build& x = build(GetParam());
+    if (!x.error.empty()) ADD_FAILURE() << x.error;
+    return x;
+  }
+};
+
+TEST_P(SourceViews, HotLineOfTheHotLoopCarriesTheLargestMetric) {
+  const Build& x = b();
+  auto p = er_print(x, "-source hot_loop");
+  ASSERT_EQ(p.status, 0) << p.err;
+  auto rows = source_rows(p.out);
+  ASSERT_GT(rows.size(), 30u) << p.out;
+  const SourceRow* hot = nullptr;
+  double best_other = 0;
+  for (const auto& r : rows) {
+    if (r.text.find("HOT:") != std::string::npos) hot = &r;
+    else best_other = std::max(best_other, r.excl);
+  }
+  ASSERT_TRUE(hot) << p.out;
+  EXPECT_GT(hot->excl, 0.1) << p.out;
+  EXPECT_GT(hot->excl, best_other) << p.out;
+  EXPECT_TRUE(hot->hot) << "the hottest line is marked ##\n" << p.out;
+  // Comment lines have no code: blank metrics.
+  EXPECT_EQ(rows[0].excl, -1) << p.out;
+  EXPECT_NE(p.out.find("<Function: hot_loop>"), std::string::npos) << p.out;
+}
+
+TEST_P(SourceViews, InlinedHelperLinesShowUnderItsHeader) {
+  const Build& x = b();
+  auto h = er_print(x, "-source src_hot_helper.h");
+  ASSERT_EQ(h.status, 0) << h.err;
+  EXPECT_NE(h.out.find("<Function: scramble>"), std::string::npos) << h.out;
+  double helper_time = 0;
+  for (const auto& r : source_rows(h.out))
+    if (r.line >= 3 && r.line <= 5 && r.excl > 0) helper_time += r.excl;
+  EXPECT_GT(helper_time, 0.02) << h.out;
+  // The caller's listing points at the header code with an extended index line.
+  auto s = er_print(x, "-source mix");
+  ASSERT_EQ(s.status, 0) << s.err;
+  EXPECT_NE(s.out.find("<Function: mix, instructions from source file src_hot_helper.h>"), std::string::npos) << s.out;
+}
+
+TEST_P(SourceViews, AnnotatedDisassembly) {
+  const Build& x = b();
+  auto d = er_print(x, "-dcc basic:src:hex -disasm hot_loop");
+  ASSERT_EQ(d.status, 0) << d.err;
+  EXPECT_NE(d.out.find("<Function: hot_loop>"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("divsd"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("HOT:"), std::string::npos) << "source interleaved\n" << d.out;
+  EXPECT_NE(d.out.find("hot_loop ! 0x"), std::string::npos) << "main's call named\n" << d.out;
+  EXPECT_TRUE(std::regex_search(d.out, std::regex(R"(@plt ! 0x)"))) << "a PLT call named\n" << d.out;
+  EXPECT_TRUE(std::regex_search(d.out, std::regex(R"(\[ *\d+\] [ >] *[0-9a-f]+:  ([0-9a-f]{2} )+)"))) << d.out;
+  // The instruction with the most time is marked and sits on the hot line.
+  std::istringstream in(d.out);
+  std::string l, best;
+  double best_v = 0;
+  while (std::getline(in, l)) {
+    std::smatch m;
+    if (!std::regex_search(l, m, std::regex(R"(^(## |   )\s*([0-9.]+)\s.*\[ *(\d+)\] )"))) continue;
+    double v = std::stod(m[2].str());
+    if (v > best_v) best_v = v, best = l;
+  }
+  ASSERT_GT(best_v, 0.05) << d.out;
+  EXPECT_EQ(best.rfind("## ", 0), 0u) << best;
+  auto src = er_print(x, "-source hot_loop");
+  int hot_line = 0;
+  for (const auto& r : source_rows(src.out))
+    if (r.text.find("HOT:") != std::string::npos) hot_line = r.line;
+  EXPECT_NE(best.find(fmt_line(hot_line)), std::string::npos) << best;
+}
+
+TEST_P(SourceViews, LinesAndPcsPutTheHotLoopFirst) {
+  const Build& x = b();
+  auto l = er_print(x, "-lines");
+  ASSERT_EQ(l.status, 0) << l.err;
+  auto rows = parse_function_list(l.out);
+  bool found = false;
+  for (const auto& [name, row] : rows) found |= name.rfind("hot_loop, line ", 0) == 0;
+  EXPECT_TRUE(found) << l.out;
+  // First data row after <Total> is a hot_loop line.
+  std::istringstream in(l.out);
+  std::string line;
+  std::vector<std::string> data;
+  while (std::getline(in, line))
+    if (line.find("<Total>") != std::string::npos || !data.empty()) data.push_back(line);
+  ASSERT_GE(data.size(), 2u) << l.out;
+  EXPECT_NE(data[1].find("hot_loop, line "), std::string::npos) << l.out;
+  auto p = er_print(x, "-pcs");
+  ASSERT_EQ(p.status, 0) << p.err;
+  EXPECT_TRUE(std::regex_search(p.out, std::regex(R"(<Total>\n.*hot_loop \+ 0x[0-9A-F]{8})"))) << p.out;
+  auto ps = er_print(x, "-limit 3 -psummary");
+  EXPECT_NE(ps.out.find("PC Address"), std::string::npos) << ps.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Compilers, SourceViews,
+                         ::testing::Values(Variant{"gcc", "-O0"}, Variant{"gcc", "-O2"}, Variant{"clang", "-O0"},
+                                           Variant{"clang", "-O2"}),
+                         [](const auto& info) { return info.param.cc + (info.param.opt == "-O0" ? "_O0" : "_O2"); });
+
+class Commentary : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(Commentary, InlinedCallAndVectorisedLoop) {
+  const Build& x = build(GetParam());
+  ASSERT_EQ(x.error, "");
+  auto s = er_print(x, "-source mix");
+  ASSERT_EQ(s.status, 0) << s.err;
+  EXPECT_NE(before_marker(s.out, "CALLS-INLINE")
+                .find("Function scramble inlined from source file src_hot_helper.h into the code for the following line"),
+            std::string::npos)
+      << s.out;
+  EXPECT_NE(before_marker(s.out, "VECTOR-LOOP").find("Loop below vectorized"), std::string::npos) << s.out;
+  // scc none hides it; scc inline keeps the inlining but not the loop.
+  auto none = er_print(x, "-scc none -source mix");
+  EXPECT_EQ(none.out.find("inlined from"), std::string::npos) << none.out;
+  auto inl = er_print(x, "-scc inline -source mix");
+  EXPECT_NE(inl.out.find("Function scramble inlined"), std::string::npos) << inl.out;
+  EXPECT_EQ(inl.out.find("Loop below vectorized"), std::string::npos) << inl.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Compilers, Commentary, ::testing::Values(Variant{"gcc", "-O2"}, Variant{"clang", "-O2"}),
+                         [](const auto& info) { return info.param.cc; });
+
+}  // namespace
+}  // namespace erkit::e2e
