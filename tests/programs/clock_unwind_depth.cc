@@ -1,0 +1,95 @@
+// Call stacks 20-40 frames deep through libc callbacks (qsort, bsearch) and C++ (std::sort
+// with a lambda), built -O2 without frame pointers, on the main thread and on a worker thread
+// (unwind_thread_root). Nearly all the time is spent at the bottom. argv: [cpu-ms-per-thread]
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <algorithm>
+#include <vector>
+
+#define NOINLINE __attribute__((noinline))
+#define KEEP() __asm__ volatile("" ::: "memory")
+
+static long g_ms = 300;
+static volatile double g_sink;
+
+static long long cpu_ns() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+extern "C" NOINLINE bool spin_leaf(int a, int b) {
+  double x = a;
+  for (int i = 0; i < 400; i++) x = x * 1.0000001 + b;
+  g_sink = x;
+  return a < b;
+}
+
+extern "C" NOINLINE int chain_c(int n) {
+  if (n > 0) {
+    int r = chain_c(n - 1);
+    KEEP();
+    return r + 1;
+  }
+  std::vector<int> v(24);
+  for (int i = 0; i < 24; i++) v[i] = (i * 7919) % 24;
+  std::sort(v.begin(), v.end(), [](int a, int b) { return spin_leaf(a, b); });
+  return v[0];
+}
+
+static int g_keys[16] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
+
+extern "C" NOINLINE int cmp_b(const void* a, const void* b) {
+  chain_c(5);
+  return *static_cast<const int*>(a) - *static_cast<const int*>(b);
+}
+
+extern "C" NOINLINE int chain_b(int n) {
+  if (n > 0) {
+    int r = chain_b(n - 1);
+    KEEP();
+    return r + 1;
+  }
+  int key = 17;
+  void* hit = bsearch(&key, g_keys, 16, sizeof(int), cmp_b);
+  return hit != nullptr;
+}
+
+extern "C" NOINLINE int cmp_a(const void* a, const void* b) {
+  chain_b(4);
+  return *static_cast<const int*>(a) - *static_cast<const int*>(b);
+}
+
+extern "C" NOINLINE int chain_a(int n) {
+  if (n > 0) {
+    int r = chain_a(n - 1);
+    KEEP();
+    return r + 1;
+  }
+  int arr[6] = {5, 3, 1, 4, 2, 0};
+  qsort(arr, 6, sizeof(int), cmp_a);
+  return arr[0];
+}
+
+extern "C" NOINLINE void run_chains() {
+  long long end = cpu_ns() + g_ms * 1000000LL;
+  while (cpu_ns() < end) chain_a(6);
+  KEEP();
+}
+
+extern "C" NOINLINE void* unwind_thread_root(void*) {
+  run_chains();
+  KEEP();
+  return nullptr;
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1) g_ms = atol(argv[1]);
+  pthread_t t;
+  pthread_create(&t, nullptr, unwind_thread_root, nullptr);
+  run_chains();
+  pthread_join(t, nullptr);
+  return 0;
+}
