@@ -1,0 +1,57 @@
+// Machinery shared by the three tracers (heap, sync wait, I/O): whether a category is on, which
+// calls are admitted (not the collector's own, not re-entrant), the thread state a recorder
+// writes through, and the call stack of a traced call.
+//
+// A wrapper runs in three steps: trace_admit() before the real call (cheap checks), the real
+// call (never inside the collector's recursion guard, so program code it reaches — stdio cookie
+// functions, malloc under fopen — is traced normally), then a recorder that brackets its own
+// work with trace_enter()/trace_exit().
+// Async-signal-safe: everything here except trace_common_init().
+#pragma once
+#include <stdint.h>
+
+namespace erkit::collector {
+
+struct ThreadState;
+
+enum TraceCategory : int { kTraceHeap = 0, kTraceSync = 1, kTraceIo = 2, kTraceCategories = 3 };
+
+// Per category: 1 while that tracer records. Written at init, read by every wrapper.
+extern int g_trace_on[kTraceCategories];
+
+inline bool trace_enabled(int category) {
+  return __atomic_load_n(&g_trace_on[category], __ATOMIC_RELAXED) != 0;
+}
+
+// Whether a call whose return address is `caller` should be traced: recording is on, the caller
+// is not collector code, and the thread is not inside the collector already.
+bool trace_admit(const void* caller);
+
+// The state a recorder writes through, with the thread's recursion guard raised; nullptr when
+// the event must be dropped. A thread whose slot was already released (events after its
+// collector teardown, e.g. frees in later thread-specific-data destructors) writes through a
+// shared fallback state under a try-lock instead of claiming a slot it would never give back.
+struct TraceWriter {
+  ThreadState* ts = nullptr;
+  bool shared = false;
+};
+TraceWriter trace_enter();
+void trace_exit(const TraceWriter& w);
+
+// The call stack of the traced call, leaf first, interned in the stacks file: its first frame is
+// the interposed function itself (e.g. malloc), then the program's call site and its callers.
+// Must be called from a recorder invoked by a generated wrapper. kDropEvent: the call was made
+// on the collector's behalf (collector code reached it through libc only); record nothing.
+inline constexpr uint64_t kDropEvent = ~uint64_t(0);
+uint64_t trace_stack(ThreadState* ts);
+
+// Whether pc lies in libcollector.so's own code.
+bool pc_in_collector(uint64_t pc);
+
+// Finds the collector's code range and the calling thread's stack bounds. Not signal-safe.
+void trace_common_init();
+// Starts every tracer the configuration asks for (runtime_init, once the experiment is open and
+// the unwinder knows the loaded objects). Not signal-safe.
+void tracers_init();
+
+}  // namespace erkit::collector
