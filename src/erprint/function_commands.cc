@@ -66,7 +66,10 @@ CommandResult set_sort(Session& s, const std::string& cmd, const std::vector<std
 }
 
 CommandResult summaries(Session& s, const std::string& cmd, const std::vector<model::FuncId>& funcs) {
-  auto metrics = s.profile().available_metrics();
+  // Every recorded metric with data; the rest would be rows of zeros.
+  std::vector<uint32_t> metrics;
+  for (uint32_t m : s.profile().available_metrics())
+    if (s.profile().totals()[m] != 0) metrics.push_back(m);
   std::string text;
   json::Value list = json::Value::array();
   for (size_t i = 0; i < funcs.size(); ++i) {

@@ -119,22 +119,30 @@ CommandResult metric_listing(Session& s, const std::string& cmd) {
   auto& ms = s.metric_state();
   const auto& current = data ? ms.data() : callers ? ms.callers_callees() : ms.functions();
   const auto& sort = data ? ms.data_sort() : callers ? ms.csort() : ms.sort();
-  std::string text = fmt::format("Current metrics: {}\nCurrent Sort Metric: {}\nAvailable metrics:\n",
-                                 current.to_string(), sort.to_string());
+  std::string sort_title = "Name";
+  if (sort.flavor) {
+    uint32_t m = model::metric_index(sort.name);
+    const char* fl = sort.flavor == 'e' ? "Exclusive" : sort.flavor == 'i' ? "Inclusive" : sort.flavor == 'a' ? "Attributed" : "Data-derived";
+    sort_title = fmt::format("{} {}", fl, m < model::kMetricCount ? model::metric_def(m).display : sort.name);
+  }
+  std::string text = fmt::format("Current metrics: {}\nCurrent Sort Metric: {} ( {} )\nAvailable metrics:\n",
+                                 current.to_string(), sort_title, sort.to_string());
   json::Value avail = json::Value::array();
   std::vector<std::pair<std::string, std::string>> rows;
   if (!data) {
     for (const auto& m : s.available()) {
       std::string v = m.kind == metricspec::ValueKind::Count ? "+" : ".";
       std::vector<char> flavors = callers ? std::vector<char>{'a', 'e', 'i'} : std::vector<char>{'e', 'i'};
+      const uint32_t mi = model::metric_index(m.name);
+      const std::string title = mi < model::kMetricCount ? model::metric_def(mi).display : m.display_name;
       for (char f : flavors) {
         const char* word = f == 'e' ? "Exclusive" : f == 'i' ? "Inclusive" : "Attributed";
         std::string kw = fmt::format("{}{}{} {}%{}", f, v, m.name, f, m.name);
-        rows.push_back({fmt::format("{} {}", word, m.display_name), kw});
+        rows.push_back({fmt::format("{} {}", word, title), kw});
         avail.push(json::Value::object()
                        .set("flavor", std::string(1, f))
                        .set("metric", m.name)
-                       .set("title", m.display_name)
+                       .set("title", title)
                        .set("keywords", json::Value::array().push(fmt::format("{}{}{}", f, v, m.name)).push(
                                             fmt::format("{}%{}", f, m.name))));
       }

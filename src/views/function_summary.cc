@@ -52,7 +52,7 @@ std::string render_function_summary(model::Profile& p, FuncId f, const std::vect
   fields.push_back({"Source File", e.source_file.empty() ? "(unknown)" : e.source_file});
   fields.push_back({"Object File", e.pseudo ? "(unknown)" : object_path(ft, f)});
   fields.push_back({"Load Object", object_path(ft, f)});
-  fields.push_back({"Mangled Name", e.mangled});
+  fields.push_back({"Mangled Name", e.mangled == e.name ? "" : e.mangled});
   std::string aliases;
   for (FuncId g : aliases_of(ft, f)) aliases += (aliases.empty() ? "" : ", ") + ft.at(g).name;
   fields.push_back({"Aliases", aliases});

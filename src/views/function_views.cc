@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 namespace erkit::views {
 
@@ -97,8 +98,10 @@ TextTable panel_table(model::Profile& p, FuncId f, const std::vector<ViewColumn>
     t.add_row(row_values(e.other, e.values), function_display_name(ft, e.other, names));
     t.set_row_id(e.other);
   }
-  // The centre's own attributed value is its exclusive value (seed-spec §6.1).
-  const auto& own = p.function_metrics().excl[f];
+  // The centre's own attributed value is its exclusive value (seed-spec §6.1); <Total> does
+  // no work of its own (its exclusive column in the function list is the program total).
+  std::array<int64_t, model::kMetricCount> own = p.function_metrics().excl[f];
+  if (f == ft.total()) own.fill(0);
   t.add_row(row_values(f, own.data()), function_display_name(ft, f, names), "*");
   t.set_row_id(f);
   for (const auto& e : cc.callees) {

@@ -321,11 +321,11 @@ std::vector<Stat> statistics_of(const model::Profile& p, const selection::Select
   std::vector<Stat> out;
   out.push_back({"Process real time", "real_ns", real, true});
   if (usage) {
-    out.push_back({"User CPU (process accounting)", "utime_ns", ut, true});
-    out.push_back({"System CPU (process accounting)", "stime_ns", st, true});
+    out.push_back({"User CPU time, process accounting", "utime_ns", ut, true});
+    out.push_back({"System CPU time, process accounting", "stime_ns", st, true});
   }
   for (uint32_t m = 0; m < format::kMsCount; ++m)
-    out.push_back({model::metric_def(m).display + " (clock profile)", model::metric_def(m).name + "_ns", ms[m], true});
+    out.push_back({model::metric_def(m).display + ", clock profile", model::metric_def(m).name + "_ns", ms[m], true});
   if (usage) {
     out.push_back({"Minor page faults", "minflt", minflt, false});
     out.push_back({"Major page faults", "majflt", majflt, false});
