@@ -5,6 +5,8 @@
 
 #include "exporters/export_test_util.h"
 #include "exporters/exporters.h"
+#include "format/host_writer.h"
+#include "symbols/symbols.h"
 
 namespace erkit::exporters {
 namespace {
@@ -108,6 +110,63 @@ TEST_F(ExportTest, CallgrindSelfAndCallCostsMatch) {
   EXPECT_EQ(self, t.excl);
   // Without recursion, a function's inclusive cost is what its callers' calls carry.
   for (const char* f : {"solve", "kernel", "leaf", "io"}) EXPECT_EQ(called[f], t.incl[f]) << f;
+}
+
+}  // namespace
+}  // namespace erkit::exporters
+
+namespace erkit::exporters {
+namespace {
+using namespace test;
+
+// A PC inside code inlined into its caller becomes one pprof Location with two Lines: the
+// inlined function first, then the function it was inlined into.
+TEST_F(ExportTest, PprofLocationsCarryInlinedFrames) {
+  if (!have_program("protoc") || !have_program("python3")) GTEST_SKIP() << "protoc or python3 missing";
+  std::string src = dir_ + ".src/inl.c", so = dir_ + ".src/inl.so";
+  std::filesystem::create_directories(dir_ + ".src");
+  write_file(src,
+             "static inline __attribute__((always_inline)) int inner(int x) {\n"
+             "  int s = 0;\n  for (int i = 0; i < x; i++) s += i * x;\n  return s;\n}\n"
+             "int outer(int x) { return inner(x) + 1; }\n");
+  int st = 0;
+  run_command(fmt::format("cc -shared -fPIC -O2 -g -o {} {} 2>&1", so, src), &st);
+  ASSERT_EQ(st, 0);
+  std::string err;
+  auto syms = symbols::ObjectSymbols::open(so, "", &err);
+  ASSERT_TRUE(syms) << err;
+  uint64_t pc = 0;
+  for (const auto& f : syms->functions())
+    if (f.name == "outer")
+      for (uint64_t a = f.addr; a < f.addr + f.size && !pc; ++a)
+        if (syms->lookup(a).size() == 2) pc = a;
+  ASSERT_NE(pc, 0u) << "no inlined code found in outer()";
+  {
+    format::HostExperimentWriter w(dir_);
+    ASSERT_TRUE(w.ok()) << w.error();
+    w.log_line("0 start pid=5 ppid=1 exe=\"inl\" clock_interval_ns=10000000");
+    w.load_object(so, 0, 0, uint64_t(1) << 40);
+    format::ClockSampleRecord r{};
+    r.tid = 5;
+    r.tstamp_ns = 10000000;
+    r.stack_id = w.stack({pc});
+    r.ns[0] = 10000000;
+    w.clock_sample(r);
+  }
+  auto opened = reader::open_experiment(dir_);
+  ASSERT_TRUE(opened.experiment) << opened.error;
+  model::Profile p;
+  p.add_experiment(std::move(*opened.experiment));
+  Options o;
+  o.metrics = *select_metrics(p, "user", &err);
+  std::string file = out_path("inl.pb.gz");
+  write_file(file, write_pprof(p, o, &err));
+  std::string json = run_command(fmt::format("python3 {} {} {}", testdata("pprof_summary.py"), testdata("profile.proto"), file), &st);
+  ASSERT_EQ(st, 0) << json;
+  EXPECT_NE(json.find("\"inline_locations\": 1"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"excl\": {\"inner\": [10000000]}"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"outer\": [10000000]"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"inner\": [3]"), std::string::npos) << "inner's source line\n" << json;
 }
 
 }  // namespace
