@@ -21,13 +21,15 @@ class ToolsExports : public ::testing::Test {
   static void SetUpTestSuite() {
     // One recording serves every test: work_ratio spends twice as long in two() as in one().
     dir_ = new std::string(make_workdir("tools_exports"));
+    rows_ = new std::map<std::string, FunctionRow>;
     auto c = run("cd " + *dir_ + " && " + bin("collect") + " " + program("work_ratio") + " 60000000");
     ASSERT_EQ(c.status, 0) << c.err;
     auto p = run("cd " + *dir_ + " && " + bin("er_print") + " -metrics e.user:i.user:e.total:name -functions test.1.er");
     ASSERT_EQ(p.status, 0) << p.err;
-    rows_ = new std::map<std::string, FunctionRow>(parse_function_list(p.out));
+    *rows_ = parse_function_list(p.out);
     ASSERT_TRUE(rows_->count("one") && rows_->count("two")) << p.out;
   }
+  void SetUp() override { ASSERT_TRUE(rows_->count("one") && rows_->count("two")) << "the shared recording failed"; }
   static void TearDownTestSuite() {
     fs::remove_all(*dir_);
     delete dir_;
