@@ -60,10 +60,13 @@ std::unique_ptr<LineTable> LineTable::open(const std::string& path, const std::s
     if (!f->dw) return t;  // no DWARF: no lines
   }
   std::unordered_map<std::string, uint32_t> file_ids;
+  std::string comp_dir;
   auto intern = [&](const char* s) -> uint32_t {
     if (!s || !*s) return 0;
-    auto [it, fresh] = file_ids.try_emplace(s, uint32_t(t->files_.size()));
-    if (fresh) t->files_.push_back(s);
+    // Relative names (DWARF 5 line tables of `gcc dir/x.c`) are relative to the CU's directory.
+    std::string name = s[0] != '/' && !comp_dir.empty() ? comp_dir + "/" + s : s;
+    auto [it, fresh] = file_ids.try_emplace(name, uint32_t(t->files_.size()));
+    if (fresh) t->files_.push_back(name);
     return it->second;
   };
   Dwarf_Off off = 0, next = 0;
@@ -87,6 +90,7 @@ std::unique_ptr<LineTable> LineTable::open(const std::string& path, const std::s
       if (first || hi > cu.hi) cu.hi = hi;
       first = false;
     }
+    comp_dir = cu.comp_dir;
     uint32_t cu_id = uint32_t(t->cus_.size());
     t->cus_.push_back(std::move(cu));
     Dwarf_Lines* lines = nullptr;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <cstdint>
 #include <set>
 
 namespace erkit::views {
@@ -29,11 +30,20 @@ class SourceCache {
     return it->second.empty() ? nullptr : &it->second;
   }
   const std::vector<std::string>& messages() const { return missing_; }
+  // Lines of `file` that generated code in this object.
+  const std::set<uint32_t>& code_lines(const disasm::LineTable& lt, const std::string& file) {
+    auto it = code_.find(file);
+    if (it != code_.end()) return it->second;
+    std::set<uint32_t> lines;
+    for (const auto& [line, ranges] : lt.lines_of(lt.files_matching(file))) lines.insert(line);
+    return code_.emplace(file, std::move(lines)).first->second;
+  }
 
  private:
   const SourcePaths& paths_;
   std::string object_;
   std::map<std::string, std::vector<std::string>> files_;
+  std::map<std::string, std::set<uint32_t>> code_;
   std::vector<std::string> missing_;
 };
 
@@ -62,15 +72,19 @@ std::string render_disasm(ObjectCodeIndex& obj, const std::vector<symbols::Funct
   }
   AnnotatedListing l(m.cols, m.totals);
   const std::string indent(8, ' ');
+  uint32_t fn_lo = 0;  // lowest primary-file line of the function being listed
   auto emit_source = [&](const std::string& file, uint32_t line, bool primary) {
     const auto* text = sources.get(file);
     auto& done = printed[file];
     if (done.count(line)) return;
-    // Show the unprinted lines leading up to this one (the statements it follows), but only
-    // back to the last printed line: optimised code runs lines out of order.
+    // Show the unprinted lines of this function leading up to this one, and before its
+    // first line the comment and signature lines without code; optimised code runs lines
+    // out of order, so never go back past a printed line.
     uint32_t from = line;
-    if (primary)
-      while (from > 1 && !done.count(from - 1)) --from;
+    if (primary) {
+      const auto& code = sources.code_lines(obj.lines(), file);
+      while (from > 1 && !done.count(from - 1) && (from > fn_lo || !code.count(from - 1))) --from;
+    }
     for (uint32_t n = from; n <= line; ++n) {
       done.insert(n);
       for (const auto* r : com.for_line(file, n, com_classes)) l.add_text(indent + "  " + r->text);
@@ -92,6 +106,9 @@ std::string render_disasm(ObjectCodeIndex& obj, const std::vector<symbols::Funct
       if (ci.ins.has_target && ci.ins.flow != disasm::Flow::Call && ci.ins.target >= lo && ci.ins.target < hi)
         targets.insert(ci.ins.target);
     bool index_done = false;
+    fn_lo = UINT32_MAX;
+    for (const auto& ci : fc.instrs)
+      if (ci.line() && ci.file() == fc.default_file) fn_lo = std::min(fn_lo, ci.line());
     std::string shown = index_name(fc.info, fc.entry_line);
     auto index = [&] {
       if (!index_done) l.add_text(indent + fmt::format("<Function: {}>", shown));
