@@ -33,7 +33,7 @@ class SynthCase:
 
 def synth_cases(quick):
     if quick:
-        return [SynthCase("1k", 1000, 1000, 100), SynthCase("5k", 5000, 2000, 30)]
+        return [SynthCase("1k", 1000, 1000, 100), SynthCase("3k", 3000, 1000, 30)]
     return [SynthCase("10k", 10_000, 10_000, 100), SynthCase("1M", 1_000_000, 100_000, 30),
             SynthCase("10M", 10_000_000, 100_000, 30)]
 

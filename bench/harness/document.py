@@ -81,22 +81,37 @@ def targets(d):
 
 
 def reading(d):
-    r, out = d.results, []
+    r, out, behind = d.results, [], []
     names = [w.name for w in d.workloads if w.name in CPU_BOUND]
     for rate in ("on", "hi"):
         e = [ov.overhead(r, n, f"erkit-{rate}") for n in names]
         p = [ov.overhead(r, n, f"perf-{rate}") for n in names]
         g = [ov.overhead(r, n, f"gprofng-{rate}") for n in names]
-        out.append(f"- **Overhead at -p {rate}** (wall, CPU-bound workloads {', '.join(names)}): erkit {_range(e)}, "
-                   f"perf {_range(p)}, gprofng {_range(g)}.")
-        behind = [n for n in names if _worse(ov.med_wall(r, n, f"erkit-{rate}"), ov.med_wall(r, n, f"perf-{rate}"))]
-        if behind:
-            out.append(f"  erkit is slower than perf at this rate on: {', '.join(behind)}.")
+        ec = [ov.overhead(r, n, f"erkit-{rate}", ov.med_cpu) for n in names]
+        pc = [ov.overhead(r, n, f"perf-{rate}", ov.med_cpu) for n in names]
+        out.append(f"- **Overhead at -p {rate}** on the CPU-bound workloads ({', '.join(names)}): wall erkit {_range(e)}, "
+                   f"perf {_range(p)}, gprofng {_range(g)}; CPU time erkit {_range(ec)}, perf {_range(pc)}.")
+        for n in names:
+            if _worse(ov.med_wall(r, n, f"erkit-{rate}"), ov.med_wall(r, n, f"perf-{rate}")):
+                behind.append(f"wall time at -p {rate} on {n}: erkit {rp.sec(ov.med_wall(r, n, f'erkit-{rate}'), 2)} s, "
+                              f"perf {rp.sec(ov.med_wall(r, n, f'perf-{rate}'), 2)} s")
+    for n in ("mallocs", "locks"):
+        if any(w.name == n for w in d.workloads):
+            out.append(f"- **Clock profiling on {n}** (no tracing asked for): wall erkit -p on "
+                       f"{rp.pct(ov.overhead(r, n, 'erkit-on'))}, perf {rp.pct(ov.overhead(r, n, 'perf-on'))}, "
+                       f"gprofng {rp.pct(ov.overhead(r, n, 'gprofng-on'))}; CPU erkit "
+                       f"{rp.pct(ov.overhead(r, n, 'erkit-on', ov.med_cpu))}, perf "
+                       f"{rp.pct(ov.overhead(r, n, 'perf-on', ov.med_cpu))}.")
+            if _worse(ov.med_cpu(r, n, "erkit-on"), ov.med_cpu(r, n, "perf-on"), 0.1):
+                behind.append(f"CPU time at -p on on {n}: erkit {rp.pct(ov.overhead(r, n, 'erkit-on', ov.med_cpu))}, "
+                              f"perf {rp.pct(ov.overhead(r, n, 'perf-on', ov.med_cpu))}")
     base = ov.med_wall(r, "noop", "base")
     fixed = {k: ov.med_wall(r, "noop", k) for k in ("erkit-on", "perf-on", "gprofng-on")}
     if base is not None and all(v is not None for v in fixed.values()):
         out.append("- **Fixed cost** of profiling an empty program: " + ", ".join(
             f"{k.split('-')[0]} {(v - base) * 1000:.0f} ms" for k, v in fixed.items()) + ".")
+        if fixed["erkit-on"] > min(fixed["perf-on"], fixed["gprofng-on"]) * 1.1:
+            behind.append("fixed start/stop cost")
     for n in ("cpu1", "cpu4"):
         parts = []
         for k in rp.CLOCK:
@@ -105,16 +120,42 @@ def reading(d):
                 parts.append(f"{k} {rp.sec(f['total_ratio'], 2)} samples / {rp.sec(f['cpu_ratio'], 2)} CPU")
         if parts:
             out.append(f"- **Fidelity on {n}** (recorded/expected samples, recorded/kernel CPU): " + "; ".join(parts) + ".")
+    for k in ("erkit-on", "erkit-hi"):
+        f = ov.fidelity(r, "cpu4", k)
+        if f and f["cpu_ratio"] is not None and abs(f["cpu_ratio"] - 1) > 0.03:
+            behind.append(f"CPU time recorded on cpu4 at {k}: {f['cpu_ratio']:.3f} of the kernel's")
     c = {k: ov.bytes_per_sample(r, "deepstack", k)[0] for k in ("erkit-on", "perf-on", "gprofng-on")}
-    if all(v is not None for v in c.values()):
+    c = {k: v for k, v in c.items() if v is not None}
+    if "erkit-on" in c:
         out.append("- **Bytes per sample** with unique 100-frame stacks at -p on: " +
                    ", ".join(f"{k.split('-')[0]} {v:.0f}" for k, v in c.items()) + ".")
+        if "perf-on" in c and c["erkit-on"] > c["perf-on"] * 1.1:
+            behind.append(f"experiment size: {c['erkit-on']:.0f} bytes per deep-stack sample, perf {c['perf-on']:.0f}")
+    c10k = next((c for c in d.synth if c.events == 10_000), None)
+    perf = next((a for a in d.compare if a.tool == "perf"), None)
+    if c10k and perf:
+        for view, pview in (("functions", "functions"), ("calltree", "calltree")):
+            e, p = c10k.timings.get(view), perf.timings.get(pview)
+            if e and p and e.wall is not None and p.wall is not None:
+                out.append(f"- **{view} of ~10 k samples with unique ~100-frame stacks**: erkit {e.wall:.2f} s / "
+                           f"{e.maxrss_kb / 1024:.0f} MB (synthetic, 10,000 samples), perf {p.wall:.2f} s / "
+                           f"{p.maxrss_kb / 1024:.0f} MB (real recording, {perf.samples:,} samples).")
+                if e.wall > p.wall * 1.1 or e.maxrss_kb > p.maxrss_kb * 1.1:
+                    behind.append(f"{view} on deep unique stacks vs perf report")
     if len(d.synth) >= 2:
         first, last = d.synth[0], d.synth[-1]
         tf, tl = first.timings.get("functions"), last.timings.get("functions")
         if tf and tl and tf.wall and tl.wall:
             out.append(f"- **Analysis scaling**: the function list takes {tf.wall:.2f} s at {first.name} events and "
                        f"{tl.wall:.2f} s / {tl.maxrss_kb / 1024:.0f} MB at {last.name}.")
+    cold = {t: a for t, a, _ in d.cold if a.wall is not None}
+    if "erkit" in cold:
+        out.append("- **Cold start** (function list of the Python recording): " +
+                   ", ".join(f"{t} {a.wall:.2f} s" for t, a in cold.items()) + ".")
+        if any(cold["erkit"].wall > a.wall * 1.1 for t, a in cold.items() if t != "erkit"):
+            behind.append("cold start of the function list on the Python recording")
+    if behind:
+        out.append("- **Where erkit is behind** in this run: " + "; ".join(behind) + ".")
     return "\n".join(out) + "\n"
 
 

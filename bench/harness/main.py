@@ -134,12 +134,19 @@ def main(argv):
         wls = [w for w in wls if w.name in keep or w.name == "noop"]
     d = Data(wls)
     kept = os.path.join(work, "kept")
+    phase = lambda name: print(f"--- {name} ({time.time() - started:.0f} s so far)", file=sys.stderr, flush=True)
+    phase("collection runs")
     d.results = overhead.run_matrix(ctx, wls, ctx.reps, kept)
+    phase("unwind_bench")
     d.unwind_text = unwind_bench(ctx)
     if not a.skip_analysis:
+        phase("synthetic experiments")
         d.synth, d.synth_cmds = analysis.run_synthetic(ctx)
+        phase("analysis of deep stacks by each tool")
         d.compare = analysis.compare_tools(ctx, kept, d.synth_cmds)
+        phase("cold start")
         d.cold = analysis.cold_start(ctx, kept)
+    phase("bench/tracers/run.sh")
     d.tracers_md = analysis.run_tracers_script(ctx)
     elapsed, load_after = time.time() - started, machine.load_average()
 
@@ -203,8 +210,8 @@ def write_doc(ctx, d, a, elapsed, load_before, load_after):
     s.append("## 4. Fidelity: samples recorded vs expected, per thread\n")
     s.append("Expected = the thread's CPU time as the kernel counts it (`CLOCK_THREAD_CPUTIME_ID`, written by the "
              "workload itself when the thread ends) / the tool's sampling period, for threads expected to get ≥ 10 "
-             "samples. *CPU recorded / kernel* compares the CPU time the tool attributes (erkit: User CPU of "
-             "`er_print -thread_list`; perf: samples × period; gprofng: `<Total>` Total CPU) with the kernel's sum "
+             "samples; recorded samples are counted over those threads too. *CPU recorded / kernel* compares the CPU time the tool attributes (erkit: User + System CPU "
+             "of `<Total>`; perf: samples × period; gprofng: `<Total>` Total CPU) with the kernel's sum "
              "over all threads. gprofng prints no per-thread sample counts (its `-thread_list` shows only the number "
              "of threads with data), so its samples are its CPU time / period.\n")
     s.append(rp.fidelity_table(d.results, d.workloads))

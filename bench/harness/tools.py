@@ -117,17 +117,46 @@ def read_erkit(ctx, exp):
     except OSError:
         rec.note = "no log"
         return rec
-    # "  1 yes   25064         61      0.608": experiment, selected, LWP, samples, User CPU (s)
-    out = proc.text([ctx.er_print, "-thread_list", exp])
-    for m in re.finditer(r"^\s*\d+\s+\S+\s+(\d+)\s+(\d+)\s+([\d.]+)\s*$", out, re.M):
-        tid, n, cpu = int(m.group(1)), int(m.group(2)), float(m.group(3))
-        rec.samples_by_tid[tid] = rec.samples_by_tid.get(tid, 0) + n
-        rec.cpu_ns += cpu * 1e9
-    rec.samples = sum(rec.samples_by_tid.values())
-    rec.threads_with_data = sum(1 for n in rec.samples_by_tid.values() if n > 0)
+    samples = parse_thread_list(proc.text([ctx.er_print, "-thread_list", exp]))
+    if samples is None:
+        rec.note = "er_print -thread_list: no LWP table"
+        return rec
+    rec.samples_by_tid = samples
+    rec.samples = sum(samples.values())
+    rec.threads_with_data = sum(1 for n in samples.values() if n > 0)
+    # CPU time = User + System CPU of <Total> (the kernel's thread CPU clock counts both).
+    out = proc.text([ctx.er_print, "-metrics", "e.user:e.system", "-limit", "1", "-functions", exp])
+    m = re.search(r"^\s*([\d.]+)\s+([\d.]+)\s+<Total>", out, re.M)
+    if m:
+        rec.cpu_ns = (float(m.group(1)) + float(m.group(2))) * 1e9
     traced = _data_records(os.path.join(exp, "heaptrace")) + _data_records(os.path.join(exp, "synctrace"))
     rec.trace_events = traced  # bytes of trace records; > 0 means the tracer recorded something
     return rec
+
+
+def parse_thread_list(out):
+    """{LWP: samples} from er_print -thread_list, whatever its column order: the table whose header
+    names an LWP column, samples from its "Samples" or "Events" column. None if there is none."""
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        hdr = line.replace("User CPU", "User_CPU").replace("(s)", "").split()
+        if "LWP" not in hdr:
+            continue
+        col = next((hdr.index(c) for c in ("Samples", "Events") if c in hdr), None)
+        if col is None:
+            continue
+        lwp, res = hdr.index("LWP"), {}
+        for row in lines[i + 1:]:
+            f = row.split()
+            if not f or set(row.strip()) <= set("= "):
+                if res:
+                    break
+                continue
+            if len(f) <= max(lwp, col) or not f[lwp].isdigit() or not f[col].isdigit():
+                break
+            res[int(f[lwp])] = res.get(int(f[lwp]), 0) + int(f[col])
+        return res
+    return None
 
 
 def read_perf(path, period_ns):

@@ -1,6 +1,7 @@
 // Shared by the benchmark workloads: a fixed amount of work per run (never "run for N seconds",
 // so instrumented and plain runs do identical work), and ground truth for the fidelity figures:
-// each thread appends its own CPU time, read from the kernel, to $ERKIT_BENCH_REPORT.
+// each thread appends its own CPU time, read from the kernel, to $BENCH_THREAD_REPORT (not an
+// ERKIT_ name: collect clears those from the target's environment).
 #pragma once
 #include <fcntl.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@ static inline long long bench_thread_cpu_ns(void) {
 // One line per thread: "tid=<tid> cpu_ns=<ns> label=<label>". One write() with O_APPEND, so
 // lines from concurrent threads and processes never interleave.
 static inline void bench_report_thread(const char* label) {
-  const char* path = getenv("ERKIT_BENCH_REPORT");
+  const char* path = getenv("BENCH_THREAD_REPORT");
   if (!path || !*path) return;
   char line[160];
   int n = snprintf(line, sizeof line, "tid=%ld cpu_ns=%lld label=%s\n", (long)syscall(SYS_gettid),
@@ -47,7 +48,7 @@ static volatile unsigned long long bench_sink;
 
 // "count=<n> label=<label>": how many operations the run did (per-operation costs).
 static inline void bench_report_count(const char* label, long long n) {
-  const char* path = getenv("ERKIT_BENCH_REPORT");
+  const char* path = getenv("BENCH_THREAD_REPORT");
   if (!path || !*path) return;
   char line[160];
   int len = snprintf(line, sizeof line, "count=%lld label=%s\n", n, label);
