@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "collect/clock_tick.h"
 #include "common/version.h"
 
 namespace erkit::collect {
@@ -41,6 +42,10 @@ void print_usage(FILE* out) {
              "  range {:.3f} ms - 1000 ms, rounded down to a multiple of 1 us. Samples are weighted by\n"
              "  the thread's measured CPU time (thread CPU clock resolution {} ns).\n\n",
              0.001, res.tv_nsec);
+  if (uint64_t tick = measure_cpu_timer_granularity_ns())  // clock_tick.h (clock profiling)
+    fmt::print(out, "  CPU-time timers expire every {:.3f} ms of CPU here (measured): shorter intervals give\n"
+                    "  one sample per {:.3f} ms, weighted by the CPU time it stands for.\n\n",
+               double(tick) / 1e6, double(tick) / 1e6);
   fmt::print(out,
              "Hardware counters: none can be listed: this machine exposes no hardware performance\n"
              "  monitoring unit to perf_event_open.\n");
