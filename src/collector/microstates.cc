@@ -126,14 +126,19 @@ BlockedClass classify(const ThreadState* ts, const SyscallState& sc) {
   return BlockedClass::kDataFault;
 }
 
-// The user call stack of a thread asleep at (sp, pc): unwound from outside while it sleeps;
-// valid only if the thread was not scheduled in meanwhile (same pcount before and after).
+// The user call stack of a thread asleep at (sp, pc), unwound from outside. A thread found
+// asleep at the same system call, stack pointer and instruction pointer as the episode whose
+// stack is cached sleeps in the same frames (a loop around the same call). The unwound stack
+// is kept only if the thread did not move meanwhile: not scheduled in (same pcount), or, for a
+// thread that sleeps and wakes quickly (page faults), asleep again at the same place.
+bool same_place(const SyscallState& a, int64_t nr, uint64_t sp, uint64_t pc) {
+  return !a.running && a.nr == nr && a.sp == sp && a.pc == pc;
+}
+
 uint64_t blocked_stack(ThreadState* writer, ThreadState* ts, const SyscallState& sc, uint64_t pcount,
                        uint64_t fallback) {
   MicrostateTrack& m = ts->ms;
-  if (m.episode_stack_id && sc.nr == m.episode_nr && sc.sp == m.episode_sp && sc.pc == m.episode_pc &&
-      pcount == m.episode_pcount)
-    return m.episode_stack_id;
+  if (m.episode_stack_id && same_place(sc, m.episode_nr, m.episode_sp, m.episode_pc)) return m.episode_stack_id;
   ucontext_t uc;
   memset(&uc, 0, sizeof uc);
 #if defined(__x86_64__)
@@ -147,8 +152,13 @@ uint64_t blocked_stack(ThreadState* writer, ThreadState* ts, const SyscallState&
   unwind::UnwindStatus st{};
   unwind::StackBounds bounds{ts->stack_lo, ts->stack_hi};
   int n = unwind::unwind_from_ucontext(&uc, bounds, pcs, int(format::kMaxStackFrames), &st);
+  if (n <= 0) return fallback;
   SchedStat after;
-  if (n <= 0 || !read_sched(ts, &after) || after.pcount != pcount) return fallback;
+  SyscallState again;
+  bool stable = (read_sched(ts, &after) && after.pcount == pcount) ||
+                (read_sys(ts, &again) && same_place(again, sc.nr, sc.sp, sc.pc));
+  // Moved: the latest stack seen asleep in the same call, else the latest CPU sample's.
+  if (!stable) return m.episode_stack_id && m.episode_nr == sc.nr ? m.episode_stack_id : fallback;
   if (st.failed && !st.truncated && n < int(format::kMaxStackFrames)) pcs[n++] = format::kUnwindFailedPc;
   uint64_t id = stack_intern(writer, pcs, n, st.truncated);
   if (id == format::kNoStackId) return fallback;

@@ -50,8 +50,8 @@ Truth read_truth(const std::string& path) {
 }
 
 // The metrics every microstate test reads, in this column order.
-constexpr const char* kMetrics = "i.user:i.system:i.wait:i.lock:i.owait:i.total:i.wall";
-enum Col { kUser = 0, kSystem, kWait, kLock, kOwait, kTotal, kWall };
+constexpr const char* kMetrics = "i.user:i.system:i.wait:i.lock:i.owait:i.total:i.wall:i.data";
+enum Col { kUser = 0, kSystem, kWait, kLock, kOwait, kTotal, kWall, kData };
 
 class Clock : public ::testing::Test {
  protected:
@@ -260,6 +260,30 @@ TEST_F(Clock, SystemCallLoopIsSystemTime) {
   ASSERT_GT(k.system, 3 * k.user) << "the workload is not system-time dominated";
   EXPECT_NEAR(at(rows, "syscall_loop", kSystem), k.system, 0.1 * k.system) << last_listing_;
   EXPECT_GT(at(rows, "syscall_loop", kSystem), 3 * at(rows, "syscall_loop", kUser));
+}
+
+TEST_F(Clock, MajorFaultsOnDataAreDataPageFaultTime) {
+  auto rows = profile("fault", "", program("clock_page_faults") + " fault.txt " + dir_ + " 16");
+  Truth t = truth("fault");
+  double asleep = t.values["data_ns"] / 1e9;
+  ASSERT_GT(t.values["data_majflt"], 1000) << "the file was not evicted from the page cache";
+  ASSERT_GT(asleep, 0.02);
+  // Each fault sleeps tens of microseconds between stretches of CPU, so the class of the time
+  // around the loop's ends is sampled: 20 %.
+  EXPECT_NEAR(at(rows, "touch_pages", kData), asleep, 0.2 * asleep) << last_listing_;
+  EXPECT_LT(at(rows, "touch_pages", kOwait) + at(rows, "touch_pages", kLock), 0.1 * asleep);
+}
+
+TEST_F(Clock, CollectWithoutArgumentsReportsTheClockResolution) {
+  auto r = run(bin("collect"));
+  std::string text = r.out + r.err;
+  EXPECT_NE(text.find("default 10.007 ms (on), high 0.997 ms (hi), low 100.003 ms (lo)"), std::string::npos) << text;
+  EXPECT_NE(text.find("resolution"), std::string::npos) << text;
+  size_t at = text.find("CPU-time timers expire every ");
+  ASSERT_NE(at, std::string::npos) << text;
+  double ms = std::stod(text.substr(at + 29));
+  EXPECT_GT(ms, 0.5) << text;  // the scheduler tick: 1-10 ms on HZ=100..1000 kernels
+  EXPECT_LT(ms, 20) << text;
 }
 
 // ---- The program is not disturbed -------------------------------------------------------------

@@ -1,0 +1,62 @@
+/* Data page-fault time: touches every page of a file mapping after evicting the file from the
+   page cache, with read-ahead off, so each touch sleeps in a major fault (touch_pages).
+   Truth: value data_ns, the time it spent asleep (wall - CPU - run-queue delay), and
+   value data_majflt, the major faults. argv: truth-file work-dir [MiB] */
+#include "clock_truth.h"
+
+#include <stdlib.h>
+#include <sys/mman.h>
+
+static long long delay_ns(void) {
+  struct truth_record r;
+  truth_thread_raw(&r, 0);
+  return r.delay_ns;
+}
+static long majflt(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_THREAD, &ru);
+  return ru.ru_majflt;
+}
+
+static int evicted_file(const char* path, size_t size) {
+  int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return -1;
+  char* buf = malloc(1 << 20);
+  memset(buf, 7, 1 << 20);
+  for (size_t off = 0; off < size; off += 1 << 20)
+    if (write(fd, buf, 1 << 20) != 1 << 20) return -1;
+  free(buf);
+  fsync(fd);
+  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  return fd;
+}
+
+__attribute__((noinline)) long touch_pages(const char* m, size_t size) {
+  long s = 0;
+  for (size_t off = 0; off < size; off += 4096) s += ((volatile const char*)m)[off];
+  return s;
+}
+
+int main(int argc, char** argv) {
+  truth_open(argc, argv);
+  if (argc < 3) return 2;
+  size_t size = (size_t)(argc > 3 ? atol(argv[3]) : 16) << 20;
+  char path[4096];
+
+  snprintf(path, sizeof path, "%s/fault_data.bin", argv[2]);
+  int fd = evicted_file(path, size);
+  if (fd < 0) return 3;
+  char* m = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+  madvise(m, size, MADV_RANDOM);
+  long long w0 = now_ns(), c0 = thread_cpu_ns(), d0 = delay_ns();
+  long f0 = majflt();
+  g_sink = touch_pages(m, size);
+  truth_value("data_ns", (double)((now_ns() - w0) - (thread_cpu_ns() - c0) - (delay_ns() - d0)));
+  truth_value("data_majflt", majflt() - f0);
+  munmap(m, size);
+  close(fd);
+  unlink(path);
+
+  truth_close();
+  return 0;
+}
