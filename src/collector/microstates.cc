@@ -284,6 +284,17 @@ void microstates_retire(ThreadState* writer, ThreadState* ts) {
   microstates_close(ts);
 }
 
+void microstates_forget_tracks() {
+  // Only the calling thread exists (fork child): no lock is really held, whatever the
+  // parent's threads were doing; every track's descriptors are the child's copies.
+  thread_for_each(
+      [](ThreadState* ts, void*) {
+        __atomic_store_n(&ts->ms_lock, 0, __ATOMIC_RELAXED);
+        if (__atomic_load_n(&ts->ms.state, __ATOMIC_ACQUIRE) == kMsTrackActive) microstates_close(ts);
+      },
+      nullptr);
+}
+
 void microstates_close(ThreadState* ts) {
   close_counted(&ts->ms.schedstat_fd);
   close_counted(&ts->ms.syscall_fd);

@@ -34,6 +34,10 @@ bool microstates_adopt(uint32_t tid, uint64_t cpu_before_ns);
 void microstates_thread_end(ThreadState* ts);
 // Process exit, after microstates_stop(): final accounting of every thread up to now.
 void microstates_final_pass();
+// In a fork child, before its experiment starts: forgets the parent's sampler and closes every
+// track (sampler_thread.cc; calls microstates_forget_tracks()).
+void microstates_forget_after_fork();
+void microstates_forget_tracks();
 
 // One look at a thread from the sampler (the caller holds ts->ms_lock, the track is active).
 // `writer` is the sampler's own state, whose cursors receive the records.

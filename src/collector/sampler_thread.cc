@@ -168,6 +168,14 @@ void microstates_start() {
   real_sigprocmask(SIG_SETMASK, &old, nullptr);
 }
 
+// In a forked child the sampler thread does not exist; clock_init() there starts a new one.
+// Called by runtime_forget_parent_after_fork() (descendants).
+void microstates_forget_after_fork() {
+  __atomic_store_n(&g_running, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&g_stop, 0, __ATOMIC_RELAXED);
+  microstates_forget_tracks();
+}
+
 void microstates_stop() {
   if (!__atomic_load_n(&g_running, __ATOMIC_ACQUIRE)) return;
   __atomic_store_n(&g_stop, 1, __ATOMIC_RELEASE);
