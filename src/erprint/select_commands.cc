@@ -36,13 +36,14 @@ std::vector<std::string> split_names(const std::string& s) {
   return out;
 }
 
-// The load object a user named: full path, basename, or "<basename>".
-std::optional<model::ObjId> find_object(model::Profile& p, std::string name) {
+// The load objects a user named: full path, base name (every object with it), or "<name>".
+std::vector<model::ObjId> find_objects(model::Profile& p, std::string name) {
   if (name.size() > 2 && name.front() == '<' && name.back() == '>') name = name.substr(1, name.size() - 2);
   const auto& ft = p.functions();
+  std::vector<model::ObjId> out;
   for (model::ObjId o : p.objects_in_load_order())
-    if (ft.object(o).path == name || ft.object(o).name == name) return o;
-  return std::nullopt;
+    if (ft.object(o).path == name || ft.object(o).name == name) out.push_back(o);
+  return out;
 }
 
 CommandResult object_list(Session& s, const std::string& cmd) {
@@ -58,10 +59,10 @@ CommandResult set_objects(Session& s, const std::string& cmd, const std::vector<
   std::vector<model::ObjId> named;
   if (arg != "all") {
     for (const auto& n : split_names(arg)) {
-      auto o = find_object(p, n);
-      if (!o)
+      auto objs = find_objects(p, n);
+      if (objs.empty())
         return command_error(fmt::format("{}: no load object named '{}' (see object_list); nothing changed", cmd, n));
-      named.push_back(*o);
+      named.insert(named.end(), objs.begin(), objs.end());
     }
   } else {
     named = all;

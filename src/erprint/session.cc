@@ -196,7 +196,6 @@ void Session::apply_event_filter() {
     std::string err;
     filter_->bind(FunctionNameTable(profile_.functions(), names), &err);
   }
-  const uint32_t n = uint32_t(profile_.experiments().size());
   bool everything = !filter_;
   for (int t = 0; t < selection::kTargets && everything; ++t)
     everything = selections_.to_string(selection::Target(t)) == "all";
@@ -204,17 +203,13 @@ void Session::apply_event_filter() {
     profile_.set_event_filter(nullptr, false);
     return;
   }
-  // Experiments without recorded samples have one sample covering the whole run.
-  std::vector<bool> no_samples(n + 1, false);
-  for (uint32_t x = 0; x < n; ++x) no_samples[x + 1] = profile_.experiments()[x].samples.empty();
   const filter::Expr* f = filter_ ? &*filter_ : nullptr;
   const selection::SelectionState* sel = &selections_;
   profile_.set_event_filter(
-      [f, sel, no_samples](const filter::EventView& v) {
+      [f, sel](const filter::EventView& v) {
         using selection::Target;
         if (!sel->experiment_selected(v.expid)) return false;
-        int64_t sample = no_samples[v.expid] ? 1 : v.sample;
-        if (!sel->contains(Target::Samples, v.expid, sample)) return false;
+        if (!sel->contains(Target::Samples, v.expid, v.sample)) return false;
         if (!sel->contains(Target::Threads, v.expid, int64_t(v.thrid))) return false;
         if (!sel->contains(Target::Lwps, v.expid, int64_t(v.lwpid))) return false;
         if (!sel->contains(Target::Cpus, v.expid, v.cpuid)) return false;

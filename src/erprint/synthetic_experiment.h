@@ -169,6 +169,7 @@ class SessionFixture : public ::testing::Test {
     while (std::getline(in, line)) {
       CommandResult r = run_command_line(*s_, line);
       if (!r.ok) last_error_ += r.error + "\n", ok_ = false;
+      if (r.quit) break;
     }
     s_->set_output(stdout);  // closes mem
     std::string out(buf, len);

@@ -139,8 +139,9 @@ uint32_t Profile::sample_at(uint32_t exp, uint64_t t) const {
   // Sample n covers (time of sample n-1, time of sample n].
   auto it = std::lower_bound(s.begin(), s.end(), t,
                              [](const reader::OverviewSample& a, uint64_t v) { return a.rec.tstamp_ns < v; });
-  // Numbered by position, as the views number sample intervals.
-  if (it == s.end()) return s.empty() ? 0 : uint32_t(s.size()) + 1;
+  // Numbered by position, as the views number sample intervals. Without recorded samples
+  // the whole run is sample 1.
+  if (it == s.end()) return uint32_t(s.size()) + 1;
   return uint32_t(it - s.begin()) + 1;
 }
 

@@ -82,7 +82,8 @@ class Profile {
   CallersCallees callers_callees(FuncId f);
   // Functions with any non-zero inclusive value.
   std::vector<FuncId> functions_with_data();
-  // The sample number (1-based) of experiment exp containing time t, 0 if none.
+  // The sample number (1-based) of experiment exp containing time t: sample n covers
+  // (point n-1, point n]; events after the last point are in one more; no points: 1.
   uint32_t sample_at(uint32_t exp, uint64_t t) const;
 
   // Threads of experiment exp (0-based index), by number; CPUs that recorded events.
