@@ -1,0 +1,52 @@
+#include "views/json.h"
+
+#include <gtest/gtest.h>
+
+namespace erkit::json {
+namespace {
+
+TEST(Json, BuildsAndDumpsInInsertionOrder) {
+  Value v = Value::object();
+  v.set("b", 1).set("a", "x\"y\n").set("n", nullptr).set("t", true).set("d", 0.5);
+  v.set("arr", Value::array().push(1).push(Value::object().set("k", -7)));
+  v.set("b", 2);  // replaces in place
+  EXPECT_EQ(v.dump(), R"({"b":2,"a":"x\"y\n","n":null,"t":true,"d":0.5,"arr":[1,{"k":-7}]})");
+  EXPECT_EQ(Value::object().dump(), "{}");
+  EXPECT_EQ(Value::array().dump(2), "[]");
+  EXPECT_EQ(Value::object().set("a", Value::array().push(1)).dump(2), "{\n  \"a\": [\n    1\n  ]\n}");
+}
+
+TEST(Json, ControlCharactersAndNonFiniteNumbers) {
+  EXPECT_EQ(escape(std::string("a\x01" "b\tc", 5)), "\"a\\u0001b\\tc\"");
+  EXPECT_EQ(Value(1.0 / 0.0).dump(), "null");
+  EXPECT_EQ(Value(int64_t(INT64_MIN)).dump(), "-9223372036854775808");
+}
+
+TEST(Json, ParsesWhatItWrites) {
+  Value v = Value::object();
+  v.set("s", "tab\there \"q\" \\ é").set("i", int64_t(1) << 60).set("neg", -3).set("f", 1.25);
+  v.set("a", Value::array().push(Value::array()).push(Value::object()).push(false));
+  Value back;
+  std::string err;
+  ASSERT_TRUE(parse(v.dump(), &back, &err)) << err;
+  EXPECT_EQ(back.dump(), v.dump());
+  ASSERT_TRUE(parse(v.dump(2), &back, &err)) << err;
+  EXPECT_EQ(back.dump(), v.dump());
+  EXPECT_EQ(back["i"].as_int(), int64_t(1) << 60);
+  EXPECT_EQ(back["a"][2].kind(), Value::Kind::Bool);
+  EXPECT_TRUE(back["missing"].is_null());
+  EXPECT_TRUE(back["a"][9].is_null());
+}
+
+TEST(Json, RejectsBadText) {
+  Value v;
+  std::string err;
+  for (const char* bad : {"", "{", "[1,]", "{\"a\" 1}", "\"open", "[1] x", "tru", "{1:2}"})
+    EXPECT_FALSE(parse(bad, &v, &err)) << bad;
+  std::string deep(500, '[');
+  EXPECT_FALSE(parse(deep, &v, &err));
+  EXPECT_NE(err.find("nested too deeply"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace erkit::json
