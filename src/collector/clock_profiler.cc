@@ -130,14 +130,32 @@ struct AdoptContext {
   int adopted;
 };
 
+uint64_t cpu_time_of(uint32_t tid) {
+  timespec cpu;
+  if (clock_gettime(thread_cpu_clock(pid_t(tid)), &cpu) != 0) return 0;
+  return uint64_t(cpu.tv_sec) * 1000000000ull + uint64_t(cpu.tv_nsec);
+}
+
 void adopt_existing(uint32_t tid, void* arg) {
   auto* ctx = static_cast<AdoptContext*>(arg);
   if (tid == ctx->self) return;
-  timespec cpu;
-  uint64_t before = 0;
-  if (clock_gettime(thread_cpu_clock(pid_t(tid)), &cpu) == 0)
-    before = uint64_t(cpu.tv_sec) * 1000000000ull + uint64_t(cpu.tv_nsec);
-  if (microstates_adopt(tid, before)) ctx->adopted++;
+  if (microstates_adopt(tid, cpu_time_of(tid))) ctx->adopted++;
+}
+
+// Slots that exist when clock profiling starts: threads that claimed one through an
+// interposer before the collector initialised (never set up: adopted like the others), and,
+// after a failed exec, threads whose timers clock_fini() deleted (set up again).
+void resume_slot(ThreadState* ts, void* arg) {
+  auto* ctx = static_cast<AdoptContext*>(arg);
+  if (ts->tid == ctx->self || ts->is_helper) return;
+  if (!ts->clock_started) {
+    if (microstates_adopt_slot(ts, cpu_time_of(ts->tid))) ctx->adopted++;
+  } else if (!ts->has_timer && !ts->cpu_by_sampler) {
+    if (!start_timer(ts, thread_cpu_clock(pid_t(ts->tid)))) return;
+    ms_lock(ts);
+    microstates_baseline(ts, Baseline::kNow, 0);
+    ms_unlock(ts);
+  }
 }
 
 }  // namespace
@@ -180,6 +198,7 @@ bool clock_init() {
   // Threads created before the collector initialised (other libraries' constructors) are
   // adopted; their CPU time before this point is not the experiment's.
   AdoptContext ctx{ts ? ts->tid : uint32_t(syscall(SYS_gettid)), 0};
+  thread_for_each(resume_slot, &ctx);
   for_each_task(adopt_existing, &ctx);
   if (ctx.adopted) {
     TextLine line;
@@ -191,6 +210,7 @@ bool clock_init() {
 
 void clock_thread_start(ThreadState* ts) {
   if (!g_enabled || !ts) return;
+  ts->clock_started = true;
   if (thread_times(&ts->last_user_ns, &ts->last_system_ns)) ts->baseline_valid = true;
   if (!start_timer(ts, CLOCK_THREAD_CPUTIME_ID))
     log_warning("clock_timer", "could not start the clock-profiling timer of a thread");
@@ -198,6 +218,8 @@ void clock_thread_start(ThreadState* ts) {
 
 bool clock_adopt(ThreadState* ts, uint64_t cpu_before_ns) {
   if (!g_enabled || !ts) return false;
+  ts->clock_started = true;
+  ts->adopted = true;
   ts->last_user_ns = cpu_before_ns;
   ts->last_system_ns = 0;
   ts->split_unknown = cpu_before_ns != 0;

@@ -83,14 +83,16 @@ uint64_t pending_sum(const MicrostateTrack& m) {
 
 void flush(ThreadState* writer, ThreadState* ts) {
   MicrostateTrack& m = ts->ms;
-  if (pending_sum(m) && !ts->paused && __atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED))
+  if (pending_sum(m))
     write_clock_record(writer, ts, m.pending_stack_id, m.pending_ns, format::kClockFlagBlockedSample);
   memset(m.pending_ns, 0, sizeof m.pending_ns);
 }
 
 void add(ThreadState* writer, ThreadState* ts, uint64_t stack_id, uint32_t state, uint64_t ns,
          uint64_t flush_after_ns) {
-  if (!ns) return;
+  // Time seen while recording is paused (collect -y, collector_pause) is not the experiment's
+  // (to the resolution of one look).
+  if (!ns || ts->paused || !__atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED)) return;
   MicrostateTrack& m = ts->ms;
   if (m.pending_stack_id != stack_id && pending_sum(m)) flush(writer, ts);
   m.pending_stack_id = stack_id;
@@ -206,7 +208,7 @@ void account(ThreadState* writer, ThreadState* ts, const SchedStat& st, uint64_t
   // A thread that has waited for a CPU before its first sample: the wait goes to the code it
   // then runs (its first known stack), or to no stack if it never gets one.
   if (!cpu_stack && mode == Mode::kTick) {
-    m.unplaced_wait_ns += d_delay;
+    if (!ts->paused && __atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED)) m.unplaced_wait_ns += d_delay;
   } else {
     add(writer, ts, cpu_stack, format::kMsWaitCpu, d_delay + m.unplaced_wait_ns, flush_after_ns);
     m.unplaced_wait_ns = 0;
@@ -309,25 +311,28 @@ void microstates_thread_start(ThreadState* ts, uint64_t created_ns) {
   ms_unlock(ts);
 }
 
-bool microstates_adopt(uint32_t tid, uint64_t cpu_before_ns) {
-  ThreadState* ts = thread_claim_for(tid);
-  if (!ts) return false;
-  if (!clock_adopt(ts, cpu_before_ns)) {
-    thread_release(ts);
-    return false;
-  }
+bool microstates_adopt_slot(ThreadState* ts, uint64_t cpu_before_ns) {
+  if (!clock_adopt(ts, cpu_before_ns)) return false;
   ms_lock(ts);
   microstates_baseline(ts, cpu_before_ns ? Baseline::kNow : Baseline::kBirthUnknown, 0);
   // libc's internal threads (SIGEV_THREAD notifications, AIO) block every signal: a CPU timer
   // would never be heard, so the sampler credits their CPU time instead.
   uint64_t blocked = 0;
-  if (read_task_sigblk(tid, &blocked) && (blocked & (uint64_t(1) << (SIGPROF - 1)))) {
+  if (read_task_sigblk(ts->tid, &blocked) && (blocked & (uint64_t(1) << (SIGPROF - 1)))) {
     clock_thread_end(ts);
     ts->cpu_by_sampler = true;
     ts->ms.sampler_cpu_exec_ns = cpu_before_ns;
   }
   ms_unlock(ts);
   return true;
+}
+
+bool microstates_adopt(uint32_t tid, uint64_t cpu_before_ns) {
+  ThreadState* ts = thread_claim_for(tid);
+  if (!ts) return false;
+  if (microstates_adopt_slot(ts, cpu_before_ns)) return true;
+  thread_release(ts);
+  return false;
 }
 
 void microstates_look(ThreadState* writer, ThreadState* ts, uint64_t flush_after_ns) {

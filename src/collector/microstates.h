@@ -30,6 +30,9 @@ void microstates_thread_start(ThreadState* ts, uint64_t created_ns);
 // clock (CPU time before `cpu_before_ns` is not the experiment's), a microstate baseline.
 // False if it has a slot already or cannot be adopted.
 bool microstates_adopt(uint32_t tid, uint64_t cpu_before_ns);
+// The same for a thread that has a slot already (claimed by an interposer on that thread)
+// but was never set up for clock profiling.
+bool microstates_adopt_slot(ThreadState* ts, uint64_t cpu_before_ns);
 // Final accounting of the calling thread as it ends, before its slot is released.
 void microstates_thread_end(ThreadState* ts);
 // Process exit, after microstates_stop(): final accounting of every thread up to now.

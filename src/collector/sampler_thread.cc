@@ -85,9 +85,12 @@ void scan(ThreadState* self) {
   for (int i = 0; i < listing.n; ++i) {
     uint32_t tid = listing.tids[i];
     if (tid < kMaxTid) g_seen[tid / 64] |= uint64_t(1) << (tid % 64);
-    if (tid == self->tid || starts_pending || thread_find(tid)) continue;
-    // Created since the collector started: all of its CPU time belongs to the experiment.
-    microstates_adopt(tid, 0);
+    if (tid == self->tid || starts_pending) continue;
+    // Created since the collector started: all of its CPU time belongs to the experiment. A
+    // slot claimed on the thread by an interposer does not make it profiled.
+    ThreadState* ts = thread_find(tid);
+    if (!ts) microstates_adopt(tid, 0);
+    else if (!ts->clock_started && !ts->is_helper) microstates_adopt_slot(ts, 0);
   }
   thread_for_each(retire_vanished, self);
   for (int i = 0; i < listing.n; ++i) {

@@ -73,6 +73,7 @@ struct ThreadState {
   bool has_timer;
   bool baseline_valid;  // last_* hold a real previous reading
   bool split_unknown;   // last_user_ns holds user+system, the split is not known yet
+  bool clock_started;   // clock profiling was set up for it (own start, adoption)
   bool cpu_by_sampler;  // SIGPROF is blocked on it (libc-internal threads): no timer; the
                         // sampler credits its CPU time from outside, at its last known stack
   uint8_t missing_scans;  // sampler: consecutive /proc/self/task listings without this tid
