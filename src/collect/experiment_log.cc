@@ -40,7 +40,15 @@ void ExperimentLog::write_header(const Options& o, const LaunchContext& ctx) {
   append(fmt::format("0 setting name=heap on={}", o.heap_trace ? 1 : 0));
   append(fmt::format("0 setting name=sync value={}", o.sync_trace));
   append(fmt::format("0 setting name=io on={}", o.io_trace ? 1 : 0));
-  append(fmt::format("0 setting name=follow value={}", o.follow == 0 ? "off" : o.follow == 1 ? "on" : "all"));
+  if (o.follow_regex.empty())
+    append(fmt::format("0 setting name=follow value={}", o.follow == 0 ? "off" : o.follow == 1 ? "on" : "all"));
+  else
+    append(fmt::format("0 setting name=follow value=all regex={}", quote_value(o.follow_regex)));
+  if (o.sample_signal) append(fmt::format("0 setting name=sample_signal signal={}", signal_name(o.sample_signal)));
+  if (o.pause_signal)
+    append(fmt::format("0 setting name=pause_signal signal={} initially={}", signal_name(o.pause_signal),
+                       o.pause_signal_resume ? "recording" : "paused"));
+  if (o.stop_after_exec) append("0 setting name=stop_after_exec on=1");
   append(fmt::format("0 setting name=archive value={}", o.archive));
   append(fmt::format("0 setting name=limit mb={}", o.size_limit_mb));
   {

@@ -99,6 +99,7 @@ std::string collector_params(const Options& o) {
   else s += fmt::format(";s={}", std::stoll(o.sync_trace) * 1000);
   if (o.sample_signal) s += fmt::format(";l={}", o.sample_signal);
   if (o.pause_signal) s += fmt::format(";y={};yr={}", o.pause_signal, o.pause_signal_resume ? 1 : 0);
+  if (o.stop_after_exec) s += ";x=1";
   return s;
 }
 
@@ -124,26 +125,42 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error) {
   }
   if (pid == 0) {
     for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) signal(s, SIG_DFL);
+    // Whatever collector variables collect itself inherited (it may run under a collector)
+    // belong to another experiment.
+    std::vector<std::string> stale;
+    for (char** e = environ; *e; ++e)
+      if (std::strncmp(*e, "ERKIT_", 6) == 0) stale.emplace_back(*e, std::strchr(*e, '=') - *e);
+    for (const auto& name : stale) unsetenv(name.c_str());
     setenv("LD_PRELOAD", preload.c_str(), 1);
     setenv("ERKIT_EXPERIMENT", exp_abs.c_str(), 1);
     setenv("ERKIT_PARAMS", params.c_str(), 1);
     setenv("ERKIT_PID", std::to_string(getpid()).c_str(), 1);
-    unsetenv("ERKIT_STARTED");
+    if (!o.follow_regex.empty()) setenv("ERKIT_FOLLOW_REGEX", o.follow_regex.c_str(), 1);
     std::vector<char*> argv;
     for (const auto& a : o.target) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     execv(ctx.program_path.c_str(), argv.data());
-    fmt::print(stderr, "collect: cannot execute '{}': {}\n", ctx.program_path, std::strerror(errno));
+    fmt::print(ctx.out ? ctx.out : stderr, "collect: cannot execute '{}': {}\n", ctx.program_path,
+               std::strerror(errno));
+    if (ctx.out) std::fflush(ctx.out);
     _exit(127);
   }
   g_child = pid;
   log.write_target_pid(pid);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) {
+  for (;;) {
+    if (waitpid(pid, &status, o.stop_after_exec ? WUNTRACED : 0) < 0) {
+      if (errno == EINTR) continue;
       *error = fmt::format("waitpid failed: {}", std::strerror(errno));
       return 1;
     }
+    if (!WIFSTOPPED(status)) break;
+    // -x: the collector stopped the new image before main; a debugger may attach now.
+    fmt::print(ctx.out ? ctx.out : stdout,
+               "collect: target process {} is stopped after exec (-x); attach a debugger to it, or "
+               "continue it with 'kill -CONT {}'\n",
+               pid, pid);
+    std::fflush(ctx.out ? ctx.out : stdout);
   }
   g_child = -1;
   log.write_end(status);

@@ -1,6 +1,7 @@
 // Running the target under the collector: experiment directory, log header, environment,
 // fork/exec, waiting, and recording how the target ended.
 #pragma once
+#include <cstdio>
 #include <string>
 
 #include "collect/options.h"
@@ -12,6 +13,7 @@ struct LaunchContext {
   std::string program_path;    // resolved target executable
   std::string experiment;      // created directory
   std::string command_line;    // collect's own argv, for the log
+  FILE* out = nullptr;         // collect's own output (-O), stdout when null
 };
 
 // Runs the target and returns collect's exit status (the target's, or 128+signal).

@@ -13,16 +13,50 @@
 #include "collect/usage.h"
 #include "common/elf_probe.h"
 #include "common/version.h"
+#include "reader/archive.h"
 
 using namespace erkit::collect;
 
 namespace {
 
+// collect's own output: stdout, or the -O file (which receives errors too).
 FILE* g_out = stdout;
 
 int fail(const std::string& msg) {
   fmt::print(g_out == stdout ? stderr : g_out, "collect: {}\n", msg);
+  std::fflush(g_out);
   return 2;
+}
+
+// -O applies before anything else is said, so its file also receives option errors.
+std::string early_output_file(const std::vector<std::string>& args) {
+  std::string file;
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i].size() < 2 || args[i][0] != '-' || args[i] == "--") break;
+    if (args[i] == "-O") file = args[i + 1];
+    if (std::string("nRVvx").find(args[i][1]) == std::string::npos) ++i;  // skip the option's value
+  }
+  return file;
+}
+
+// Data kinds whose collection is not implemented yet: refused before anything runs.
+std::string unavailable_kind(const Options& o) {
+  if (!o.hwc_counters.empty()) return "hardware-counter profiling (-h)";
+  if (o.mpi_trace) return "MPI tracing (-m)";
+  if (o.java != "off") return "Java profiling (-j)";
+  return {};
+}
+
+void archive(const Options& o, const std::string& experiment) {
+  if (o.archive == "off") return;
+  erkit::reader::ArchiveOptions ao;
+  ao.copy = o.archive == "copy";
+  auto r = erkit::reader::write_archives(experiment, ao);
+  if (!r.error.empty()) fmt::print(g_out, "collect: warning: archiving failed: {}\n", r.error);
+  for (const auto& w : r.warnings) fmt::print(g_out, "collect: warning: archive: {}\n", w);
+  if (o.verbose)
+    fmt::print(g_out, "collect: archived {} load objects{}\n", r.archived,
+               ao.copy ? fmt::format(" ({} copied)", r.copied) : "");
 }
 
 }  // namespace
@@ -33,16 +67,17 @@ int main(int argc, char** argv) {
     print_usage(stdout);
     return 0;
   }
+  if (std::string file = early_output_file(args); !file.empty()) {
+    g_out = std::fopen(file.c_str(), "a");
+    if (!g_out) {
+      g_out = stdout;
+      return fail(fmt::format("cannot open output file '{}'", file));
+    }
+    setvbuf(g_out, nullptr, _IOLBF, 0);
+  }
   ParseResult pr = parse_options(args);
   if (!pr.options) return fail(pr.error);
   Options& o = *pr.options;
-  if (!o.output_file.empty()) {
-    g_out = std::fopen(o.output_file.c_str(), "a");
-    if (!g_out) {
-      g_out = stdout;
-      return fail(fmt::format("cannot open output file '{}'", o.output_file));
-    }
-  }
   if (o.version_only) {
     fmt::print(g_out, "collect: erkit {}\n", ERKIT_VERSION);
     return 0;
@@ -51,17 +86,16 @@ int main(int argc, char** argv) {
     print_readme(g_out);
     return 0;
   }
+  if (o.verbose) fmt::print(g_out, "collect: erkit {}\n", ERKIT_VERSION);
   for (const auto& w : o.warnings) fmt::print(g_out, "collect: warning: {}\n", w);
-  for (const char* what : {"hwc", "sync", "mpi", "java"}) {
-    bool asked = (what[0] == 'h' && !o.hwc_counters.empty()) || (what[0] == 's' && o.sync_trace != "off") ||
-                 (what[0] == 'm' && o.mpi_trace) || (what[0] == 'j' && o.java != "off");
-    if (asked) return fail(fmt::format("{} data collection is not available in this version yet", what));
-  }
-  if (o.heap_trace || o.io_trace)
-    return fail(fmt::format("{} tracing is not available in this version yet", o.heap_trace ? "heap" : "I/O"));
+  if (std::string what = unavailable_kind(o); !what.empty())
+    return fail(fmt::format("{} is not available in this version yet", what));
+  if (o.clock_interval_ns == 0 && !o.heap_trace && !o.io_trace && o.sync_trace == "off")
+    fmt::print(g_out, "collect: warning: every data kind is off: only samples will be recorded\n");
 
   std::string error;
   LaunchContext ctx;
+  ctx.out = g_out == stdout ? nullptr : g_out;
   ctx.program_path = resolve_program(o.target[0], &error);
   if (ctx.program_path.empty()) return fail(error);
   erkit::common::ElfProbe elf = erkit::common::probe_elf(ctx.program_path);
@@ -73,20 +107,27 @@ int main(int argc, char** argv) {
   if (ctx.collector_lib.empty()) return fail(error);
   for (int i = 0; i < argc; ++i) ctx.command_line += (i ? " " : "") + std::string(argv[i]);
 
+  NamingResult nr = preview_experiment_name(o.experiment_name, o.directory);
+  if (!nr.error.empty()) return fail(nr.error);
+  if (!o.group.empty() && !check_group(o.group, o.directory, &error)) return fail(error);
   if (o.dry_run) {
-    NamingResult nr = preview_experiment_name(o.experiment_name, o.directory);
-    if (!nr.error.empty()) return fail(nr.error);
     print_dry_run(g_out, o, ctx, nr.path);
     return 0;
   }
-  NamingResult nr = create_experiment_dir(o.experiment_name, o.directory);
+  nr = create_experiment_dir(o.experiment_name, o.directory);
   if (!nr.error.empty()) return fail(nr.error);
   ctx.experiment = nr.path;
   if (!o.group.empty() && !add_to_group(o.group, o.directory, ctx.experiment, &error)) return fail(error);
-  if (o.verbose) fmt::print(g_out, "collect: erkit {}; recording experiment {}\n", ERKIT_VERSION, ctx.experiment);
+  if (o.verbose) {
+    fmt::print(g_out, "collect: recording experiment {}\n", ctx.experiment);
+    fmt::print(g_out, "collect: target {}; collector {}; parameters {}\n", ctx.program_path, ctx.collector_lib,
+               collector_params(o));
+  }
   std::fflush(g_out);
   int rc = run_target(o, ctx, &error);
   if (!error.empty()) return fail(error);
+  archive(o, ctx.experiment);
+  if (o.verbose) fmt::print(g_out, "collect: experiment {} complete\n", ctx.experiment);
   if (g_out != stdout) std::fclose(g_out);
   return rc;
 }

@@ -1,6 +1,7 @@
 #include "collect/options.h"
 
 #include <fmt/format.h>
+#include <regex.h>
 
 #include <cmath>
 #include <csignal>
@@ -36,6 +37,12 @@ const std::map<std::string, int>& signal_table() {
 }
 
 }  // namespace
+
+const char* unusable_signal(int sig) {
+  if (sig == SIGKILL || sig == SIGSTOP) return "this signal cannot be caught";
+  if (sig == SIGPROF) return "SIGPROF is the collector's clock-profiling signal";
+  return nullptr;
+}
 
 int parse_signal(const std::string& v) {
   if (v.empty()) return 0;
@@ -158,13 +165,26 @@ ParseResult parse_options(const std::vector<std::string>& args) {
         if (v == "off") o.follow = 0;
         else if (v == "on") o.follow = 1;
         else if (v == "all") o.follow = 2;
-        else if (v.size() > 1 && v[0] == '=') { o.follow = 2; o.follow_regex = v.substr(1); }
+        else if (v.size() > 1 && v[0] == '=') {
+          // The collector matches with POSIX extended expressions: check with the same engine.
+          regex_t re;
+          int rc = regcomp(&re, v.c_str() + 1, REG_EXTENDED | REG_NOSUB);
+          if (rc != 0) {
+            char msg[256];
+            regerror(rc, &re, msg, sizeof msg);
+            return fail(fmt::format("bad -F regular expression '{}': {}", v.substr(1), msg));
+          }
+          regfree(&re);
+          o.follow = 2;
+          o.follow_regex = v.substr(1);
+        }
         else return fail(fmt::format("bad -F value '{}': use off, on, all or =<regex>", v));
         break;
       case 'j': o.java = v; break;
       case 'J': o.java_args = v; break;
       case 'l':
         if (!(o.sample_signal = parse_signal(v))) return fail(fmt::format("unknown signal '{}' for -l", v));
+        if (auto why = unusable_signal(o.sample_signal)) return fail(fmt::format("-l {}: {}", v, why));
         break;
       case 'y': {
         std::string sig = v;
@@ -173,6 +193,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
           sig.resize(sig.size() - 2);
         }
         if (!(o.pause_signal = parse_signal(sig))) return fail(fmt::format("unknown signal '{}' for -y", sig));
+        if (auto why = unusable_signal(o.pause_signal)) return fail(fmt::format("-y {}: {}", sig, why));
         break;
       }
       case 'o':

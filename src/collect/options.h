@@ -57,6 +57,8 @@ std::optional<uint64_t> parse_clock_interval(const std::string& v, uint64_t reso
                                              std::string* warning);
 // Signal by full name (SIGUSR1), short name (USR1) or number; 0 on error.
 int parse_signal(const std::string& v);
+// Why a signal cannot serve as -l or -y (it cannot be caught, or the collector uses it), or null.
+const char* unusable_signal(int sig);
 std::string signal_name(int sig);
 
 }  // namespace erkit::collect

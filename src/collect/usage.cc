@@ -4,6 +4,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 
 #include "collect/clock_tick.h"
@@ -77,16 +80,59 @@ void print_dry_run(FILE* out, const Options& o, const LaunchContext& ctx, const 
   fmt::print(out, "  Heap tracing:      {}\n", o.heap_trace ? "on" : "off");
   fmt::print(out, "  Sync tracing:      {}\n", o.sync_trace);
   fmt::print(out, "  I/O tracing:       {}\n", o.io_trace ? "on" : "off");
-  fmt::print(out, "  Descendants:       {}\n", o.follow == 0 ? "off" : o.follow == 1 ? "on" : "all");
+  fmt::print(out, "  Descendants:       {}\n",
+             !o.follow_regex.empty() ? "matching =" + o.follow_regex
+             : o.follow == 0         ? "off"
+             : o.follow == 1         ? "on (fork, exec, posix_spawn)"
+                                     : "all (also system, popen)");
+  if (o.sample_signal) fmt::print(out, "  Sample signal:     {}\n", signal_name(o.sample_signal));
+  if (o.pause_signal)
+    fmt::print(out, "  Pause signal:      {} (starts {})\n", signal_name(o.pause_signal),
+               o.pause_signal_resume ? "recording" : "paused");
+  if (o.stop_after_exec) fmt::print(out, "  Stop after exec:   yes\n");
+  for (const auto& c : o.comments) fmt::print(out, "  Comment:           {}\n", c);
   fmt::print(out, "  Archiving:         {}\n", o.archive);
   fmt::print(out, "  Data limit:        {}\n", o.size_limit_mb ? fmt::format("{} MB", o.size_limit_mb) : "unlimited");
   fmt::print(out, "  Collector library: {}\n", ctx.collector_lib);
 }
 
+namespace {
+// A relative group name is placed in the -d directory (seed-spec §3.4).
+std::string group_path(const std::string& group, const std::string& directory) {
+  if (!group.empty() && group[0] != '/' && !directory.empty()) return directory + "/" + group;
+  return group;
+}
+}  // namespace
+
+bool check_group(const std::string& group, const std::string& directory, std::string* error) {
+  std::string path = group_path(group, directory);
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0) {
+    std::ifstream in(path);
+    std::string first;
+    std::getline(in, first);
+    if (!S_ISREG(st.st_mode) || first != "#analyzer experiment group") {
+      *error = fmt::format("'{}' is not an experiment group (first line must be '#analyzer experiment group')", path);
+      return false;
+    }
+    if (access(path.c_str(), W_OK) != 0) {
+      *error = fmt::format("experiment group '{}' is not writable", path);
+      return false;
+    }
+    return true;
+  }
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    *error = fmt::format("directory '{}' of experiment group '{}' does not exist", dir, path);
+    return false;
+  }
+  return true;
+}
+
 bool add_to_group(const std::string& group, const std::string& directory, const std::string& experiment,
                   std::string* error) {
-  std::string path = group;
-  if (!group.empty() && group[0] != '/' && !directory.empty()) path = directory + "/" + group;
+  std::string path = group_path(group, directory);
   struct stat st;
   bool exists = stat(path.c_str(), &st) == 0;
   if (exists) {
@@ -104,7 +150,15 @@ bool add_to_group(const std::string& group, const std::string& directory, const 
     return false;
   }
   if (!exists) out << "#analyzer experiment group\n";
-  out << experiment << "\n";
+  // Named relative to the group file when it lies beside or below it (readers resolve members
+  // from the group's directory), else by absolute path.
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path group_dir = fs::absolute(path, ec).parent_path();
+  fs::path exp = fs::absolute(experiment, ec).lexically_normal();
+  fs::path rel = exp.lexically_relative(group_dir.lexically_normal());
+  bool inside = !rel.empty() && *rel.begin() != "..";
+  out << (inside ? rel.string() : exp.string()) << "\n";
   return true;
 }
 

@@ -13,8 +13,15 @@ uint64_t parse_u64(const char* s) {
   return v;
 }
 
+bool copy_str(char* dst, size_t cap, const char* src) {
+  size_t n = strlen(src);
+  if (n >= cap) return false;
+  memcpy(dst, src, n + 1);
+  return true;
+}
+
 // ERKIT_PARAMS is "key=value;key=value": p (clock ns), L (bytes), S (ms), H, i, s (us or -1),
-// F (0/1/2), l and y (signal numbers), yr (1: start recording with -y).
+// F (0/1/2), l and y (signal numbers), yr (1: start recording with -y), x (1: stop after exec).
 void apply(Config* c, const char* key, size_t klen, const char* val) {
   auto is = [&](const char* k) { return strlen(k) == klen && strncmp(key, k, klen) == 0; };
   int64_t sign = 1;
@@ -33,21 +40,38 @@ void apply(Config* c, const char* key, size_t klen, const char* val) {
   else if (is("l")) c->sample_signal = int(v);
   else if (is("y")) c->pause_signal = int(v);
   else if (is("yr")) c->pause_signal_starts_recording = v != 0;
+  else if (is("x")) c->stop_after_exec = v != 0;
 }
 
 }  // namespace
 
-bool config_from_env(Config* c) {
+EnvState config_from_env(Config* c) {
   const char* dir = getenv(kEnvExperiment);
-  if (!dir || !*dir || strlen(dir) >= sizeof c->experiment_dir) return false;
-  // Only the process collect started records into this experiment; descendants (another pid)
-  // and images exec'd by it (marked started) are handled by the descendant rules, never by
-  // writing over the founder's files.
+  if (!dir || !*dir || strlen(dir) >= sizeof c->founder_dir) return EnvState::kNotCollected;
+  // Only the process the experiment is meant for records into it: the pid collect (or a
+  // followed parent's exec) named, or "0" for the first image of a spawned descendant. An
+  // image that finds ERKIT_STARTED set inherited it from one that already took the experiment
+  // (an exec the collector did not see): it must not write over that experiment.
   const char* pid = getenv(kEnvPid);
   const char* started = getenv(kEnvStarted);
-  if (!pid || int(parse_u64(pid)) != int(getpid()) || (started && *started)) return false;
+  if (!pid || (started && *started)) return EnvState::kNotCollected;
+  uint64_t want = parse_u64(pid);
+  if (want != 0 && int(want) != int(getpid())) return EnvState::kNotCollected;
   memset(c, 0, sizeof *c);
+  strcpy(c->founder_dir, dir);
+  const char* lineage = getenv(kEnvLineage);
+  if (!lineage) lineage = "";
+  if (!copy_str(c->lineage, sizeof c->lineage, lineage)) return EnvState::kNotCollected;
+  size_t dl = strlen(dir), ll = strlen(lineage);
+  if (dl + 1 + ll + 3 >= sizeof c->experiment_dir) return EnvState::kNotCollected;
   strcpy(c->experiment_dir, dir);
+  if (ll) {
+    c->experiment_dir[dl] = '/';
+    memcpy(c->experiment_dir + dl + 1, lineage, ll);
+    strcpy(c->experiment_dir + dl + 1 + ll, ".er");
+  }
+  const char* regex = getenv(kEnvFollowRegex);
+  if (regex && !copy_str(c->follow_regex, sizeof c->follow_regex, regex)) c->follow_regex[0] = 0;
   c->clock_interval_ns = 10007000;
   c->size_limit_bytes = 2000ull * 1024 * 1024;
   c->sample_interval_ms = 1000;
@@ -67,7 +91,11 @@ bool config_from_env(Config* c) {
     }
     p = end ? end + 1 : nullptr;
   }
-  return true;
+  // -x concerns the exec collect performs, not the descendants' execs.
+  if (ll) c->stop_after_exec = false;
+  const char* dormant = getenv(kEnvDormant);
+  c->dormant = dormant && *dormant == '1';
+  return c->dormant ? EnvState::kDormant : EnvState::kActive;
 }
 
 }  // namespace erkit::collector

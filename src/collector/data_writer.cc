@@ -64,7 +64,8 @@ char* new_block(DataKind k) {
   if (counts_toward_limit(k) && g_limit_blocks) {
     uint64_t total = __atomic_add_fetch(&g_total_blocks, 1, __ATOMIC_RELAXED);
     if (total > g_limit_blocks) {
-      __atomic_store_n(&g_limit_reached, 1, __ATOMIC_RELAXED);
+      if (__atomic_exchange_n(&g_limit_reached, 1, __ATOMIC_RELAXED) == 0)
+        on_data_limit_reached(g_limit_blocks * format::kBlockSize);
       return nullptr;
     }
   }
@@ -106,6 +107,8 @@ bool write_header(int fd, DataKind k) {
 
 bool data_files_open(const char* dir, uint64_t size_limit_bytes) {
   g_limit_blocks = size_limit_bytes ? (size_limit_bytes + format::kBlockSize - 1) / format::kBlockSize : 0;
+  __atomic_store_n(&g_total_blocks, 0, __ATOMIC_RELAXED);  // per experiment (a forked child's own)
+  __atomic_store_n(&g_limit_reached, 0, __ATOMIC_RELAXED);
   for (uint32_t k = 0; k < kKinds; ++k) {
     char path[4096];
     size_t dl = strlen(dir);

@@ -5,4 +5,6 @@
 
 namespace erkit::collector {
 void load_map_refresh();
+// In a forked child that opens its own experiment: every object must be recorded again there.
+void load_map_forget();
 }  // namespace erkit::collector

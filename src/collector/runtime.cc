@@ -1,7 +1,9 @@
 #include "collector/runtime.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -13,15 +15,23 @@
 #include "collector/clock_profiler.h"
 #include "collector/config_env.h"
 #include "collector/data_writer.h"
+#include "collector/descendants.h"
+#include "collector/dynamic_code.h"
 #include "collector/load_map.h"
+#include "collector/pause_resume.h"
 #include "collector/real_functions.h"
+#include "collector/samples.h"
 #include "collector/stack_store.h"
 #include "collector/text_line.h"
 #include "collector/thread_state.h"
+#include "collector/trace_common.h"
 #include "collector/threads.h"
 #include "format/experiment_format.h"
 
 namespace erkit::collector {
+
+// Modules with threads of their own forget them in a forked child (microstates: its sampler).
+void microstates_forget_after_fork() __attribute__((weak));
 
 Runtime g_rt = {};
 
@@ -57,13 +67,35 @@ void write_start_event() {
   timespec res;
   clock_getres(CLOCK_THREAD_CPUTIME_ID, &res);
   line.kv_dec("clock_res_ns", res.tv_nsec).kv_dec("clock_interval_ns", int64_t(g_rt.config.clock_interval_ns));
+  if (g_rt.config.lineage[0]) line.kv_quoted("lineage", g_rt.config.lineage);
   line.write_to(g_rt.log_fd);
 }
 
-// Until descendants are followed, a forked child must not write into its parent's blocks.
+// Every data module, started in this order (also in a followed fork child, where nothing of
+// the parent's runs any more). Modules add their start call here, never in a constructor.
+void modules_start() {
+  load_map_refresh();
+  tracers_init();  // heap, sync-wait and I/O tracing (after the unwinder knows every object)
+  if (!clock_init()) log_warning("clock_init", "clock profiling could not be started");
+}
+
+// Process end: modules flush what they hold, in reverse order.
+void modules_stop() { clock_fini(); }
+
+// A forked child must never write into its parent's experiment: until the fork interposer
+// gives it its own experiment (or decides not to follow it), it records nothing. Runs inside
+// fork(), in the child, for every fork, interposed or not.
 void on_fork_child() {
   g_rt.active = false;
   __atomic_store_n(&g_rt.recording, 0, __ATOMIC_RELEASE);
+  descendants_after_fork_child();
+}
+
+void forget_thread(ThreadState* ts, void* self) {
+  data_thread_retire(ts);
+  // A lock a parent thread held at fork time is never released in the child.
+  __atomic_store_n(&ts->ms_lock, 0, __ATOMIC_RELEASE);
+  if (ts != self) __atomic_store_n(&ts->in_use, 0, __ATOMIC_RELEASE);  // that thread is gone
 }
 
 }  // namespace
@@ -85,46 +117,141 @@ void log_warning(const char* code, const char* text) {
   line.event(now_ns(), "warning").kv("code", code).kv_quoted("text", text).write_to(g_rt.log_fd);
 }
 
+void log_event(const char* event) {
+  if (!g_rt.active) return;
+  TextLine line;
+  line.event(now_ns(), event).write_to(g_rt.log_fd);
+}
+
+void on_data_limit_reached(uint64_t bytes) {
+  if (!g_rt.active) return;
+  TextLine line;
+  line.event(now_ns(), "limit_reached").kv_dec("bytes", int64_t(bytes));
+  line.kv_dec("limit", int64_t(g_rt.config.size_limit_bytes)).write_to(g_rt.log_fd);
+}
+
+namespace {
+bool start_experiment_files_and_modules() {
+  g_rt.start_ns = monotonic_ns();
+  g_rt.main_tid = int(syscall(SYS_gettid));
+  g_rt.log_fd = open_append(g_rt.config.experiment_dir, format::kLogFile);
+  g_rt.map_fd = open_append(g_rt.config.experiment_dir, format::kMapFile);
+  if (g_rt.log_fd < 0 || g_rt.map_fd < 0 ||
+      !data_files_open(g_rt.config.experiment_dir, g_rt.config.size_limit_bytes) || !stack_store_init()) {
+    if (g_rt.log_fd >= 0) close(g_rt.log_fd);
+    if (g_rt.map_fd >= 0) close(g_rt.map_fd);
+    g_rt.log_fd = g_rt.map_fd = -1;
+    return false;
+  }
+  g_rt.active = true;
+  write_start_event();
+  __atomic_store_n(&g_rt.recording, 1, __ATOMIC_RELEASE);
+  threads_init();
+  modules_start();
+  samples_start();
+  sample_record(format::kSampleStart, "start", true);
+  return true;
+}
+}  // namespace
+
+bool runtime_start_experiment() {
+  // What starting does (helper threads and their thread-local storage) is not the program's:
+  // the tracers skip calls made while the thread is inside the collector.
+  ThreadState* self = current_thread();
+  if (self) self->in_collector++;
+  bool ok = start_experiment_files_and_modules();
+  if (self) self->in_collector--;
+  return ok;
+}
+
 void runtime_init() {
   int expected = 0;
   if (!__atomic_compare_exchange_n(&g_init_state, &expected, 1, false, __ATOMIC_ACQ_REL,
                                    __ATOMIC_ACQUIRE))
     return;  // done, or in progress on this thread (re-entry from an interposer)
   resolve_real_functions();
-  if (!config_from_env(&g_rt.config)) {
+  g_rt.log_fd = g_rt.map_fd = -1;
+  g_rt.exit_status = -1;
+  EnvState st = config_from_env(&g_rt.config);
+  if (st == EnvState::kNotCollected) {
     __atomic_store_n(&g_init_state, 2, __ATOMIC_RELEASE);
     return;  // not under collect: stay out of the way
   }
-  g_rt.start_ns = monotonic_ns();
-  g_rt.main_tid = int(syscall(SYS_gettid));
-  g_rt.log_fd = open_append(g_rt.config.experiment_dir, format::kLogFile);
-  g_rt.map_fd = open_append(g_rt.config.experiment_dir, format::kMapFile);
-  if (g_rt.log_fd < 0 || g_rt.map_fd < 0 ||
-      !data_files_open(g_rt.config.experiment_dir, g_rt.config.size_limit_bytes) ||
-      !stack_store_init()) {
-    __atomic_store_n(&g_init_state, 2, __ATOMIC_RELEASE);
-    return;
-  }
-  g_rt.active = true;
+  // An image exec'd without the collector's knowledge inherits this and stays out.
   setenv(kEnvStarted, "1", 1);
+  g_rt.tracking = true;
+  descendants_init();
   pthread_atfork(nullptr, nullptr, on_fork_child);
-  write_start_event();
-  g_rt.recording = 1;
-  threads_init();
-  load_map_refresh();
-  if (!clock_init()) log_warning("clock_init", "clock profiling could not be started");
+  if (st == EnvState::kActive && runtime_start_experiment()) {
+    pause_resume_start();
+    // -x: a debugger can attach now, before main and before the program's constructors.
+    if (g_rt.config.stop_after_exec) {
+      log_event("stopped_after_exec");
+      raise(SIGSTOP);
+    }
+  }
   __atomic_store_n(&g_init_state, 2, __ATOMIC_RELEASE);
 }
 
 void runtime_fini(const char* how) {
   if (!g_rt.active) return;
-  clock_fini();
+  samples_stop();
+  sample_record(format::kSampleEnd, how, true);
+  modules_stop();
   __atomic_store_n(&g_rt.recording, 0, __ATOMIC_RELEASE);
+  dynamic_code_fini();
   TextLine line;
-  line.event(now_ns(), "exit").kv("how", how).kv_dec("bytes", int64_t(data_bytes_written()));
+  line.event(now_ns(), "exit").kv("how", how);
+  if (g_rt.exit_status >= 0 && strcmp(how, "exit") == 0) line.kv_dec("status", g_rt.exit_status);
+  line.kv_dec("bytes", int64_t(data_bytes_written()));
   if (data_limit_reached()) line.kv("limit_reached", "1");
   line.write_to(g_rt.log_fd);
   g_rt.active = false;
+}
+
+void runtime_before_exec() {
+  if (!g_rt.active) return;
+  sample_record(format::kSampleExec, "exec", true);
+  // Timers do not survive exec; the tails of the clock profile are flushed now.
+  clock_fini();
+  dynamic_code_fini();
+  TextLine line;
+  line.event(now_ns(), "exit").kv("how", "exec").kv_dec("bytes", int64_t(data_bytes_written()));
+  if (data_limit_reached()) line.kv("limit_reached", "1");
+  line.write_to(g_rt.log_fd);
+}
+
+void runtime_exec_failed(int err) {
+  if (!g_rt.active) return;
+  TextLine line;
+  line.event(now_ns(), "exec_failed").kv_dec("errno", err).write_to(g_rt.log_fd);
+  if (!clock_init()) log_warning("clock_init", "clock profiling could not be restarted after a failed exec");
+  sample_record(format::kSampleExec, "exec failed", true);
+}
+
+void runtime_forget_parent_after_fork() {
+  g_rt.active = false;
+  __atomic_store_n(&g_rt.recording, 0, __ATOMIC_RELEASE);
+  samples_forget_after_fork();
+  if (microstates_forget_after_fork) microstates_forget_after_fork();
+  // Only the calling thread exists in the child; every block mapped in the parent's files is
+  // unmapped here (without writing), and the other threads' slots are freed.
+  ThreadState* self = current_thread();
+  thread_for_each(forget_thread, self);
+  if (self) {
+    self->tid = uint32_t(syscall(SYS_gettid));
+    self->has_timer = false;  // timers are not inherited
+    self->baseline_valid = false;
+    self->last_stack_id = 0;
+    self->writer_depth = 0;
+  }
+  data_files_close();
+  if (g_rt.log_fd >= 0) close(g_rt.log_fd);
+  if (g_rt.map_fd >= 0) close(g_rt.map_fd);
+  g_rt.log_fd = g_rt.map_fd = -1;
+  stack_store_forget();
+  load_map_forget();
+  g_rt.exit_status = -1;
 }
 
 }  // namespace erkit::collector
@@ -137,8 +264,36 @@ __attribute__((destructor)) static void erkit_collector_destructor() {
   erkit::collector::runtime_fini("exit");
 }
 
+// Every way a process can end that the collector can see records how it ended. exit() is
+// seen twice: here for its status, then in the destructor above.
+extern "C" __attribute__((visibility("default"), noreturn)) void exit(int status) noexcept {
+  using erkit::collector::g_rt;
+  if (g_rt.active) g_rt.exit_status = status & 0xff;
+  auto real = reinterpret_cast<void (*)(int)>(erkit::collector::next_symbol("exit", nullptr));
+  if (real) real(status);
+  syscall(SYS_exit_group, status);
+  __builtin_unreachable();
+}
+
 extern "C" __attribute__((visibility("default"), noreturn)) void _exit(int status) {
   erkit::collector::runtime_fini("_exit");
   syscall(SYS_exit_group, status);
+  __builtin_unreachable();
+}
+
+extern "C" __attribute__((visibility("default"), noreturn)) void _Exit(int status) noexcept {
+  erkit::collector::runtime_fini("_exit");
+  syscall(SYS_exit_group, status);
+  __builtin_unreachable();
+}
+
+extern "C" __attribute__((visibility("default"), noreturn)) void abort() noexcept {
+  erkit::collector::runtime_fini("abort");
+  auto real = reinterpret_cast<void (*)()>(erkit::collector::next_symbol("abort", nullptr));
+  if (real) real();
+  // No real abort: end as abort would, by SIGABRT with its default action.
+  signal(SIGABRT, SIG_DFL);
+  raise(SIGABRT);
+  syscall(SYS_exit_group, 134);
   __builtin_unreachable();
 }

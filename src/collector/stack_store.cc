@@ -55,6 +55,11 @@ bool stack_store_init() {
   return true;
 }
 
+void stack_store_forget() {
+  if (g_table) munmap(g_table, kTableSlots * sizeof(uint64_t));
+  g_table = nullptr;
+}
+
 uint64_t stack_intern(ThreadState* ts, const uint64_t* pcs, int n, bool truncated) {
   if (n < 0) n = 0;
   if (n > int(format::kMaxStackFrames)) n = int(format::kMaxStackFrames);

@@ -13,5 +13,8 @@ struct ThreadState;
 uint64_t stack_intern(ThreadState* ts, const uint64_t* pcs, int n, bool truncated);
 // Prepares the table (mmap). Not signal-safe.
 bool stack_store_init();
+// In a forked child that opens its own experiment: the ids the parent wrote are not in the
+// child's stacks file. The next stack_store_init() starts an empty table.
+void stack_store_forget();
 
 }  // namespace erkit::collector

@@ -1,5 +1,7 @@
 #include "collector/thread_state.h"
 
+#include "collector/pause_resume.h"
+
 #include <sched.h>
 #include <stddef.h>
 #include <string.h>
@@ -22,7 +24,9 @@ void reset_slot(ThreadState* ts, uint32_t tid) {
   constexpr size_t kEnd = offsetof(ThreadState, ms);
   memset(reinterpret_cast<char*>(ts) + kFirst, 0, kEnd - kFirst);
   __atomic_store_n(&ts->ms.state, kMsTrackInactive, __ATOMIC_RELAXED);
-  ts->tid = tid;
+  __atomic_store_n(&ts->tid, tid, __ATOMIC_SEQ_CST);
+  // collector_thread_pause() may have named this thread before it had a slot.
+  ts->paused = take_pending_thread_pause(tid);
 }
 
 ThreadState* claim_slot(uint32_t tid) {

@@ -162,7 +162,7 @@ struct HeapEventRecord {
   uint64_t tstamp_ns;
   uint64_t stack_id;
   uint32_t op;         // HeapOp
-  uint32_t reserved;
+  uint32_t reserved;   // realloc: ns from the call's start (when the old block was released)
   uint64_t size;       // bytes allocated (0 for free)
   uint64_t address;    // result address, or the freed address
   uint64_t old_address;  // realloc: the previous block
@@ -199,6 +199,29 @@ struct IoEventRecord {
   uint32_t reserved;
 };
 
+// ---- Dynamic functions (collector_func_load) ------------------------------------------------
+// "dyntext" is a sequence of entries, one per collector_func_load call: a DyntextHeader, the
+// function's code (code_size bytes, then zero padding to a multiple of 8), then nlines
+// DyntextLine pairs. The map's "function_load" line (same vaddr and tstamp) names the function.
+inline constexpr const char* kDyntextFile = "dyntext";
+inline constexpr uint32_t kDyntextMagic = 0x54594444u;  // "DDYT" little-endian
+struct DyntextHeader {
+  uint32_t magic;      // kDyntextMagic
+  uint32_t code_size;  // bytes of code that follow (0 if the code could not be read)
+  uint64_t vaddr;
+  uint64_t tstamp_ns;  // same as the map line's
+  uint32_t nlines;     // DyntextLine entries after the code
+  uint32_t size;       // the function's size as declared
+};
+static_assert(sizeof(DyntextHeader) == 32);
+struct DyntextLine {
+  uint32_t offset;  // from vaddr; the line covers [offset, next entry's offset)
+  uint32_t line;
+};
+// A JIT's symbol file (/tmp/perf-<pid>.map: "START SIZE name", hex) copied into the experiment
+// at the end of the process (or on first open after an abnormal end).
+inline constexpr const char* kJitMapFile = "jit.map";
+
 }  // namespace erkit::format
 
 // ---- Text files -----------------------------------------------------------------------------
@@ -215,6 +238,11 @@ inline constexpr const char* kLogMagic = "erkit-experiment-log";
 inline constexpr const char* kMapMagic = "erkit-experiment-map";
 // Log events: "collect" (collect's command line and settings), "setting", "start" (process
 // identity), "thread_start", "thread_end", "warning", "pause", "resume", "exit" (collector saw the
-// process exit), "end" (collect saw how the target ended), "descendant", "file" (I/O trace paths).
-// Map events: "load" path=... bias=0x... lo=0x... hi=0x... buildid=hex, "unload" bias=0x... path=...
+// process exit: how=exit|_exit|abort|exec|terminated, status=), "exec_failed" (an exec after
+// "exit how=exec" failed: the process goes on), "limit_reached" (-L), "end" (collect saw how the
+// target ended), "descendant" (a child: kind= lineage= index= pid= followed= failed=),
+// "descendant_of" (first event of a descendant's own log: kind= lineage= parent_pid= target=
+// args=), "stopped_after_exec" (-x), "file" (I/O trace paths).
+// Map events: "load" path=... bias=0x... lo=0x... hi=0x... buildid=hex, "unload" bias=0x... path=...,
+// "function_load" name= alias= source= vaddr= size= lines=, "function_unload" vaddr=.
 }  // namespace erkit::format

@@ -74,7 +74,8 @@ StackResolver::PcResult StackResolver::symbolise(const reader::LoadObject& lo, u
   // A return address points after the call; look up the call instruction itself.
   uint64_t lookup = leaf || vaddr == 0 ? vaddr : vaddr - 1;
   std::string err;
-  const symbols::ObjectSymbols* syms = cache_.get(lo.path, lo.build_id, &err);
+  // symbol_file(): the archived copy when the recorded object changed or is gone.
+  const symbols::ObjectSymbols* syms = cache_.get(lo.symbol_file(), lo.build_id, &err);
   if (!syms && !reported_[lo.path]) {
     reported_[lo.path] = true;
     problems_.push_back(fmt::format("{}: {}", lo.path, err.empty() ? "cannot be read" : err));
@@ -108,6 +109,24 @@ StackResolver::PcResult StackResolver::symbolise(const reader::LoadObject& lo, u
   return r;
 }
 
+// Code the program generated (collector_func_load) or a JIT named in its perf map: one
+// pseudo load object per kind, the function's name as given, its line table if it has one.
+StackResolver::PcResult StackResolver::dynamic_function(const reader::DynamicFunction& df, uint64_t pc) {
+  PcResult r;
+  ObjId obj = funcs_.intern_object(df.from_jit_map ? "<JIT-compiled code>" : "<dynamic functions>", "");
+  FunctionEntry fe;
+  fe.name = df.name;
+  fe.short_name = df.name;
+  fe.object = obj;
+  fe.addr = df.vaddr;
+  fe.size = df.size;
+  fe.source_file = df.source;
+  FuncId f = funcs_.intern(std::move(fe));
+  uint32_t line = df.line_at(pc - df.vaddr);
+  r.frames.push_back({f, intern_pc(obj, pc, f), df.source.empty() || !line ? 0 : intern_line(df.source, line)});
+  return r;
+}
+
 const StackResolver::PcResult& StackResolver::resolve_pc(uint32_t exp, const reader::Experiment& e, uint64_t pc,
                                                          bool leaf, uint64_t t) {
   uint64_t key = (uint64_t(exp) << 56) ^ (pc << 1) ^ (leaf ? 1 : 0);
@@ -118,6 +137,8 @@ const StackResolver::PcResult& StackResolver::resolve_pc(uint32_t exp, const rea
     r.frames.push_back({funcs_.truncated(), 0, 0});
   } else if (pc == format::kUnwindFailedPc) {
     r.frames.push_back({funcs_.unknown(), 0, 0});
+  } else if (const reader::DynamicFunction* df = e.dynamic_at(pc, t)) {
+    r = dynamic_function(*df, pc);
   } else if (const reader::LoadObject* lo = e.object_at(pc, t)) {
     if (!leaf && is_collector_object(lo->path)) {
       // The collector's own frames (thread trampoline) are not the program's.

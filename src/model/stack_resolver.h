@@ -56,6 +56,7 @@ class StackResolver {
   };
   const PcResult& resolve_pc(uint32_t exp, const reader::Experiment& e, uint64_t pc, bool leaf, uint64_t t);
   PcResult symbolise(const reader::LoadObject& lo, uint64_t pc, bool leaf);
+  PcResult dynamic_function(const reader::DynamicFunction& df, uint64_t pc);
   uint32_t intern_pc(ObjId obj, uint64_t vaddr, FuncId func);
   uint32_t intern_line(const std::string& file, uint32_t line);
   FuncId static_function(ObjId obj, const symbols::ObjectSymbols* syms, uint64_t vaddr);

@@ -9,7 +9,9 @@
 #include <fstream>
 
 #include "common/text_escape.h"
+#include "reader/archive.h"
 #include "reader/data_file.h"
+#include "reader/lifecycle.h"
 
 namespace erkit::reader {
 namespace {
@@ -121,9 +123,12 @@ void read_log(Experiment& e) {
       l.files[uint32_t(ev->get_int("id").value_or(0))] = ev->fields;
     } else if (n == "warning") {
       l.warnings.emplace_back(ev->tstamp_ns, ev->get("text"));
+    } else if (read_lifecycle_event(l, *ev)) {
+      // descendants, pause/resume, -L, exec failures: reader/lifecycle.cc
     } else if (n == "exit") {
       l.collector_exit = ev->get("how");
-      l.limit_reached = ev->get("limit_reached") == "1";
+      l.limit_reached = l.limit_reached || ev->get("limit_reached") == "1";
+      if (auto st = ev->get_int("status")) l.exit_status = *st;
     } else if (n == "end") {
       l.end_how = ev->get("how");
       l.end_status = ev->get_int(l.end_how == "signal" ? "signal" : "status").value_or(-1);
@@ -162,6 +167,8 @@ void read_map(Experiment& e) {
       o.hi = uint64_t(ev->get_int("hi").value_or(0));
       o.load_ns = ev->tstamp_ns;
       e.objects.push_back(std::move(o));
+    } else if (read_dynamic_map_event(e, *ev)) {
+      // collector_func_load/unload: reader/lifecycle.cc
     } else if (ev->name == "unload") {
       uint64_t lo = uint64_t(ev->get_int("lo").value_or(0));
       for (auto& o : e.objects)
@@ -300,6 +307,8 @@ OpenResult open_experiment(const std::string& path_in) {
   read_log(e);
   read_map(e);
   read_data(e);
+  read_dynamic_code(e);
+  apply_archives(e);
   for_each_line(path + "/" + format::kNotesFile, [&](std::string_view l, size_t) { e.notes.emplace_back(l); });
   std::error_code ec;
   for (const auto& d : fs::directory_iterator(path, ec)) {

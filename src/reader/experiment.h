@@ -19,6 +19,34 @@ struct LoadObject {
   uint64_t bias = 0, lo = 0, hi = 0;
   uint64_t load_ns = 0;
   uint64_t unload_ns = UINT64_MAX;  // UINT64_MAX: never unloaded
+  // The file to read for symbols and code: the archived copy when the original changed or is
+  // missing (see reader/archive.h), else empty (read `path`).
+  std::string file;
+  const std::string& symbol_file() const { return file.empty() ? path : file; }
+};
+
+// A function the program described with collector_func_load, or a JIT's perf-map symbol.
+struct DynamicFunction {
+  std::string name, alias, source;
+  uint64_t vaddr = 0, size = 0;
+  uint64_t load_ns = 0;
+  uint64_t unload_ns = UINT64_MAX;
+  std::vector<uint8_t> code;  // copied at load time (dyntext); empty if not available
+  std::vector<std::pair<uint32_t, uint32_t>> lines;  // (offset from vaddr, source line), ascending
+  bool from_jit_map = false;  // named by a perf-<pid>.map file (no code, no lines)
+  // The source line of the instruction at `offset`, 0 if unknown.
+  uint32_t line_at(uint64_t offset) const;
+};
+
+// A descendant process the experiment's process started (its log's "descendant" events).
+struct DescendantEvent {
+  uint64_t tstamp_ns = 0;
+  std::string kind;     // fork, vfork, clone, exec, spawn, system, popen
+  std::string lineage;  // "_f1", "_x2", ...
+  int64_t pid = -1;
+  bool followed = false;
+  bool failed = false;
+  std::string target;
 };
 
 struct ThreadInfo {
@@ -46,6 +74,17 @@ struct RunLog {
   std::string collector_exit; // how the collector saw the process end ("" if it did not)
   uint64_t last_event_ns = 0;
   bool limit_reached = false;
+  uint64_t limit_reached_ns = 0;  // when -L stopped event recording (if limit_reached)
+  int64_t exit_status = -1;   // the status the process gave exit(), -1 unknown
+  // Descendants: this experiment's own origin (empty for the founder) and its children.
+  std::string lineage;        // "_f1_x1"
+  std::string origin_kind;    // how this process was started: fork, exec, spawn, system, popen, clone
+  int64_t parent_pid = -1;
+  std::vector<DescendantEvent> children;
+  bool exec_failed = false;   // its exec failed: the image never ran (an empty descendant)
+  bool stopped_after_exec = false;  // -x
+  // Recording switched off (pause) and on (resume), in time order: (tstamp, recording).
+  std::vector<std::pair<uint64_t, bool>> recording_changes;
 };
 
 struct ClockSample {
@@ -79,6 +118,8 @@ struct Experiment {
   std::vector<format::IoEventRecord> io;
   std::vector<std::string> notes;
   std::vector<std::string> descendants;  // paths of _*.er subdirectories
+  std::vector<DynamicFunction> dynamic_functions;
+  bool archived_on_open = false;  // archives/ was written by this open (abnormal end)
   std::vector<Problem> problems;
   uint64_t incomplete_records = 0;  // records a killed writer left unfinished
 
@@ -86,6 +127,8 @@ struct Experiment {
   uint64_t duration_ns() const;
   // The object mapped at pc at time t (nullptr if none).
   const LoadObject* object_at(uint64_t pc, uint64_t tstamp_ns) const;
+  // The dynamic function covering pc at time t (nullptr if none).
+  const DynamicFunction* dynamic_at(uint64_t pc, uint64_t tstamp_ns) const;
 };
 
 struct OpenResult {

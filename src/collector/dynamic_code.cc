@@ -1,0 +1,100 @@
+#include "collector/dynamic_code.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "collector/runtime.h"
+#include "collector/text_line.h"
+#include "format/experiment_format.h"
+
+namespace erkit::collector {
+namespace {
+
+int g_lock = 0;
+int g_dyntext_fd = -1;
+const char* g_dyntext_dir = nullptr;  // the experiment g_dyntext_fd belongs to
+
+void lock() {
+  while (__atomic_exchange_n(&g_lock, 1, __ATOMIC_ACQUIRE)) sched_yield();
+}
+void unlock() { __atomic_store_n(&g_lock, 0, __ATOMIC_RELEASE); }
+
+int open_in_experiment(const char* name, int flags) {
+  char path[4200];
+  size_t dl = strlen(g_rt.config.experiment_dir);
+  if (dl + strlen(name) + 2 > sizeof path) return -1;
+  memcpy(path, g_rt.config.experiment_dir, dl);
+  path[dl] = '/';
+  strcpy(path + dl + 1, name);
+  return open(path, flags | O_CLOEXEC, 0644);
+}
+
+}  // namespace
+
+void dynamic_function_load(const char* name, const char* alias, const char* source, const void* vaddr, int size,
+                           int nlines, const DynLine* lines) {
+  if (!g_rt.active || !vaddr || size < 0) return;
+  if (nlines < 0 || !lines) nlines = 0;
+  lock();
+  // A forked child has its own experiment: reopen there.
+  if (g_dyntext_fd >= 0 && g_dyntext_dir != g_rt.config.experiment_dir) g_dyntext_fd = -1;
+  if (g_dyntext_fd < 0) {
+    g_dyntext_fd = open_in_experiment(format::kDyntextFile, O_WRONLY | O_CREAT | O_APPEND);
+    g_dyntext_dir = g_rt.config.experiment_dir;
+  }
+  uint64_t t = now_ns();
+  format::DyntextHeader h{format::kDyntextMagic, uint32_t(size), reinterpret_cast<uint64_t>(vaddr), t,
+                          uint32_t(nlines), uint32_t(size)};
+  static const char zeros[8] = {};
+  static_assert(sizeof(DynLine) == sizeof(format::DyntextLine));
+  iovec iov[4] = {{&h, sizeof h},
+                  {const_cast<void*>(vaddr), size_t(size)},
+                  {const_cast<char*>(zeros), (8 - size_t(size) % 8) % 8},
+                  {const_cast<DynLine*>(lines), sizeof(DynLine) * size_t(nlines)}};
+  size_t total = 0;
+  for (const auto& v : iov) total += v.iov_len;
+  // One writev keeps the entry contiguous; unreadable code makes it fail (EFAULT), and the
+  // entry is then written without the code.
+  bool written = g_dyntext_fd >= 0 && writev(g_dyntext_fd, iov, 4) == ssize_t(total);
+  if (!written && g_dyntext_fd >= 0) {
+    h.code_size = 0;
+    iov[1].iov_len = iov[2].iov_len = 0;
+    total = sizeof h + iov[3].iov_len;
+    written = writev(g_dyntext_fd, iov, 4) == ssize_t(total);
+    log_warning("func_load", "the code of a dynamic function could not be read: no disassembly for it");
+  }
+  TextLine line;
+  line.event(t, "function_load").kv_quoted("name", name ? name : "").kv_quoted("alias", alias ? alias : "");
+  line.kv_quoted("source", source ? source : "").kv_hex("vaddr", reinterpret_cast<uint64_t>(vaddr));
+  line.kv_dec("size", size).kv_dec("lines", nlines);
+  line.write_to(g_rt.map_fd);
+  unlock();
+}
+
+void dynamic_function_unload(const void* vaddr) {
+  if (!g_rt.active) return;
+  TextLine line;
+  line.event(now_ns(), "function_unload").kv_hex("vaddr", reinterpret_cast<uint64_t>(vaddr));
+  line.write_to(g_rt.map_fd);
+}
+
+void dynamic_code_fini() {
+  if (!g_rt.active) return;
+  TextLine path;
+  path.str("/tmp/perf-").udec(uint64_t(getpid())).str(".map").chr(0);
+  int in = open(path.data(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return;
+  int out = open_in_experiment(format::kJitMapFile, O_WRONLY | O_CREAT | O_TRUNC);
+  char buf[16384];
+  ssize_t n;
+  while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0) {
+    if (write(out, buf, size_t(n)) != n) break;
+  }
+  if (out >= 0) close(out);
+  close(in);
+}
+
+}  // namespace erkit::collector

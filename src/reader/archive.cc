@@ -1,0 +1,343 @@
+#include "reader/archive.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "common/text_escape.h"
+#include "format/experiment_format.h"
+#include "reader/experiment.h"
+
+namespace erkit::reader {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kArchiveMagic = "erkit-archive 1";
+
+uint64_t fnv64(const void* data, size_t n, uint64_t h = 0xcbf29ce484222325ull) {
+  auto* p = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+std::string checksum_of(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return {};
+  std::vector<char> buf(1 << 20);
+  uint64_t h = 0xcbf29ce484222325ull;
+  ssize_t n;
+  while ((n = read(fd, buf.data(), buf.size())) > 0) h = fnv64(buf.data(), size_t(n), h);
+  close(fd);
+  return n < 0 ? std::string() : fmt::format("fnv64:{:016x}", h);
+}
+
+std::string entry_key(const std::string& path, const std::string& build_id) {
+  std::string k = path + "\n" + build_id;
+  return fmt::format("{:016x}", fnv64(k.data(), k.size()));
+}
+
+std::string base_name(const std::string& p) {
+  size_t s = p.rfind('/');
+  return s == std::string::npos ? p : p.substr(s + 1);
+}
+
+bool regular_file(const std::string& p, struct stat* st) {
+  return stat(p.c_str(), st) == 0 && S_ISREG(st->st_mode);
+}
+
+int64_t mtime_ns(const struct stat& st) { return int64_t(st.st_mtim.tv_sec) * 1000000000ll + st.st_mtim.tv_nsec; }
+
+std::string host_name() {
+  char h[256] = {};
+  gethostname(h, sizeof h - 1);
+  return h;
+}
+
+bool is_experiment(const std::string& p) {
+  struct stat st;
+  return stat((p + "/" + format::kLogFile).c_str(), &st) == 0;
+}
+
+std::string strip_slashes(std::string p) {
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  return p;
+}
+
+// The founder of a descendant (test.1.er/_f1.er -> test.1.er); an experiment is its own.
+std::string founder_of(const std::string& experiment) {
+  fs::path p(strip_slashes(experiment));
+  std::string name = p.filename().string();
+  if (name.size() > 4 && name[0] == '_' && p.has_parent_path() && is_experiment(p.parent_path().string()))
+    return p.parent_path().string();
+  return p.string();
+}
+
+// (path, build-id) of every object in an experiment's map.
+void map_objects(const std::string& experiment, std::set<std::pair<std::string, std::string>>* out) {
+  std::ifstream in(experiment + "/" + format::kMapFile);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto ev = common::parse_text_event(line);
+    if (!ev || ev->name != "load") continue;
+    std::string path = ev->get("path");
+    if (path.empty() || path[0] != '/') continue;  // kept inside the experiment (the vDSO)
+    std::string bid = ev->get("buildid");
+    if (bid == "-") bid.clear();
+    out->emplace(path, bid);
+  }
+}
+
+bool write_entry(const std::string& file, const ArchiveEntry& e) {
+  std::string tmp = file + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) return false;
+    out << kArchiveMagic << "\n";
+    out << "path=" << e.path << "\n" << "buildid=" << e.build_id << "\n" << "file_buildid=" << e.file_build_id << "\n";
+    out << "size=" << e.size << "\n" << "mtime_ns=" << e.mtime_ns << "\n" << "checksum=" << e.checksum << "\n";
+    out << "host=" << e.host << "\n" << "copy=" << e.copy << "\n";
+    for (const auto& w : e.warnings) out << "warning=" << w << "\n";
+    if (!out) return false;
+  }
+  return rename(tmp.c_str(), file.c_str()) == 0;
+}
+
+bool copy_file(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
+  if (ec) return false;
+  fs::permissions(to, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read,
+                  ec);
+  return true;
+}
+
+}  // namespace
+
+std::string file_build_id(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return {};
+  std::string out;
+  Elf64_Ehdr eh;
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && pread(fd, &eh, sizeof eh, 0) == ssize_t(sizeof eh) &&
+      std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+      eh.e_phentsize == sizeof(Elf64_Phdr) && eh.e_phnum > 0 && eh.e_phnum < 256) {
+    std::vector<Elf64_Phdr> ph(eh.e_phnum);
+    size_t bytes = ph.size() * sizeof(Elf64_Phdr);
+    if (pread(fd, ph.data(), bytes, off_t(eh.e_phoff)) == ssize_t(bytes)) {
+      for (const auto& p : ph) {
+        if (p.p_type != PT_NOTE || p.p_filesz > (1u << 20) || p.p_offset + p.p_filesz > uint64_t(st.st_size)) continue;
+        std::vector<char> notes(p.p_filesz);
+        if (pread(fd, notes.data(), notes.size(), off_t(p.p_offset)) != ssize_t(notes.size())) continue;
+        size_t off = 0;
+        while (off + sizeof(Elf64_Nhdr) <= notes.size()) {
+          Elf64_Nhdr nh;
+          std::memcpy(&nh, notes.data() + off, sizeof nh);
+          size_t name_off = off + sizeof nh;
+          size_t desc_off = name_off + ((nh.n_namesz + 3) & ~3u);
+          size_t next = desc_off + ((nh.n_descsz + 3) & ~3u);
+          if (next > notes.size()) break;
+          if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && std::memcmp(notes.data() + name_off, "GNU", 4) == 0) {
+            for (uint32_t i = 0; i < nh.n_descsz; ++i)
+              out += fmt::format("{:02x}", static_cast<unsigned char>(notes[desc_off + i]));
+            close(fd);
+            return out;
+          }
+          off = next;
+        }
+      }
+    }
+  }
+  close(fd);
+  return out;
+}
+
+std::string archives_dir_for(const std::string& experiment) {
+  std::string own = strip_slashes(experiment) + "/" + format::kArchivesDir;
+  if (fs::is_directory(own)) return own;
+  return founder_of(experiment) + "/" + format::kArchivesDir;
+}
+
+std::vector<ArchiveEntry> read_archives(const std::string& dir) {
+  std::vector<ArchiveEntry> out;
+  std::error_code ec;
+  for (const auto& d : fs::directory_iterator(dir, ec)) {
+    std::string name = d.path().filename().string();
+    if (name.size() < 9 || name.substr(name.size() - 8) != ".archive") continue;
+    std::ifstream in(d.path());
+    std::string line;
+    if (!std::getline(in, line) || line != kArchiveMagic) continue;
+    ArchiveEntry e;
+    e.entry_file = name;
+    while (std::getline(in, line)) {
+      size_t eq = line.find('=');
+      if (eq == std::string::npos) continue;
+      std::string k = line.substr(0, eq), v = line.substr(eq + 1);
+      if (k == "path") e.path = v;
+      else if (k == "buildid") e.build_id = v;
+      else if (k == "file_buildid") e.file_build_id = v;
+      else if (k == "size") e.size = std::strtoull(v.c_str(), nullptr, 10);
+      else if (k == "mtime_ns") e.mtime_ns = std::strtoll(v.c_str(), nullptr, 10);
+      else if (k == "checksum") e.checksum = v;
+      else if (k == "host") e.host = v;
+      else if (k == "copy") e.copy = v;
+      else if (k == "warning") e.warnings.push_back(v);
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+ArchiveReport write_archives(const std::string& experiment, const ArchiveOptions& opt) {
+  ArchiveReport r;
+  std::string founder = founder_of(experiment);
+  if (!is_experiment(founder)) {
+    r.error = fmt::format("{}: not an experiment", experiment);
+    return r;
+  }
+  std::set<std::pair<std::string, std::string>> objects;
+  map_objects(founder, &objects);
+  std::error_code ec;
+  for (const auto& d : fs::directory_iterator(founder, ec)) {
+    std::string n = d.path().filename().string();
+    if (d.is_directory() && n.size() > 4 && n[0] == '_' && n.substr(n.size() - 3) == ".er")
+      map_objects(d.path().string(), &objects);
+  }
+  std::string dir = founder + "/" + format::kArchivesDir;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    r.error = fmt::format("cannot create {}: {}", dir, ec.message());
+    return r;
+  }
+  std::string host = host_name();
+  // Archiving elsewhere than where the experiment was recorded records other files.
+  std::string recorded_host;
+  {
+    std::ifstream log(founder + "/" + format::kLogFile);
+    std::string line;
+    while (recorded_host.empty() && std::getline(log, line)) {
+      auto ev = common::parse_text_event(line);
+      if (ev && ev->name == "start") recorded_host = ev->get("host");
+    }
+  }
+  for (const auto& [path, bid] : objects) {
+    std::string stem = base_name(path) + "." + entry_key(path, bid);
+    std::string entry_file = dir + "/" + stem + ".archive";
+    struct stat st;
+    std::string old_copy;  // a copy made earlier stays valid for this identity
+    if (stat(entry_file.c_str(), &st) == 0) {
+      for (const auto& e : read_archives(dir))
+        if (e.entry_file == stem + ".archive" && !e.copy.empty() && regular_file(dir + "/" + e.copy, &st))
+          old_copy = e.copy;
+      // Copy mode asked later (er_archive -A) adds the copy to an entry written without one.
+      if (!opt.force && (!opt.copy || !old_copy.empty())) {
+        ++r.kept;
+        continue;
+      }
+    }
+    ArchiveEntry e;
+    e.path = path;
+    e.build_id = bid;
+    e.host = host;
+    if (!recorded_host.empty() && recorded_host != host)
+      e.warnings.push_back(fmt::format("archived on {}, but the experiment was recorded on {}", host, recorded_host));
+    if (!regular_file(path, &st)) {
+      e.warnings.push_back("the load object is missing: only its recorded identity is archived");
+    } else {
+      e.size = uint64_t(st.st_size);
+      e.mtime_ns = mtime_ns(st);
+      e.file_build_id = file_build_id(path);
+      e.checksum = checksum_of(path);
+      if (!bid.empty() && e.file_build_id != bid) {
+        e.warnings.push_back(fmt::format("the file's build-id ({}) differs from the one recorded ({}): it changed "
+                                         "after the experiment was recorded",
+                                         e.file_build_id.empty() ? "none" : e.file_build_id, bid));
+      } else if (opt.copy) {
+        if (copy_file(path, dir + "/" + stem)) {
+          e.copy = stem;
+          ++r.copied;
+        } else {
+          e.warnings.push_back("the load object could not be copied");
+        }
+      }
+    }
+    if (e.copy.empty()) e.copy = old_copy;
+    for (const auto& w : e.warnings) r.warnings.push_back(fmt::format("{}: {}", path, w));
+    if (!write_entry(entry_file, e)) {
+      r.warnings.push_back(fmt::format("{}: cannot write {}", path, entry_file));
+      continue;
+    }
+    ++r.archived;
+  }
+  return r;
+}
+
+void apply_archives(Experiment& e) {
+  std::string founder = founder_of(e.path);
+  std::string dir = archives_dir_for(e.path);
+  // Lazily, on the first open of an experiment whose collection ended before archiving (the
+  // target or collect was killed): archive now, on what is most likely the recording machine.
+  auto it = e.log.settings.find("archive");
+  std::string mode = it == e.log.settings.end() ? "off" : it->second.count("value") ? it->second.at("value") : "off";
+  if (mode != "off" && !fs::is_directory(dir) && access(founder.c_str(), W_OK) == 0) {
+    ArchiveOptions opt;
+    opt.copy = mode == "copy";
+    ArchiveReport r = write_archives(founder, opt);
+    if (r.error.empty()) e.archived_on_open = true;
+  }
+  std::vector<ArchiveEntry> entries = read_archives(dir);
+  std::map<std::pair<std::string, std::string>, const ArchiveEntry*> by_key;
+  for (const auto& a : entries) by_key[{a.path, a.build_id}] = &a;
+  std::map<std::string, std::string> id_cache;  // path -> build-id of the file now
+  std::set<std::string> reported;
+  for (auto& lo : e.objects) {
+    if (lo.path.empty() || lo.path.rfind(e.path, 0) == 0) continue;  // kept inside the experiment
+    auto found = by_key.find({lo.path, lo.build_id});
+    const ArchiveEntry* a = found == by_key.end() ? nullptr : found->second;
+    struct stat st;
+    bool exists = regular_file(lo.path, &st);
+    std::string why;
+    if (!exists) {
+      why = "is missing";
+    } else if (!lo.build_id.empty()) {
+      auto [cit, fresh] = id_cache.try_emplace(lo.path);
+      if (fresh) cit->second = file_build_id(lo.path);
+      if (cit->second != lo.build_id)
+        why = fmt::format("changed since it was recorded (build-id {} instead of {})",
+                          cit->second.empty() ? "none" : cit->second, lo.build_id);
+    } else if (a && a->size && (uint64_t(st.st_size) != a->size || mtime_ns(st) != a->mtime_ns)) {
+      why = "changed since it was recorded (size or modification time differ)";
+    }
+    if (why.empty()) {
+      if (a && !a->warnings.empty() && reported.insert(lo.path).second)
+        e.problems.push_back({format::kArchivesDir, fmt::format("{}: {}", lo.path, a->warnings.front())});
+      continue;
+    }
+    std::string copy = a && !a->copy.empty() ? dir + "/" + a->copy : "";
+    bool use_copy = !copy.empty() && regular_file(copy, &st);
+    if (use_copy) lo.file = copy;
+    if (!reported.insert(lo.path).second) continue;
+    if (use_copy)
+      e.problems.push_back({format::kMapFile, fmt::format("{} {}: using its archived copy {}", lo.path, why, copy)});
+    else
+      e.problems.push_back({format::kMapFile,
+                            fmt::format("{} {}; no archived copy: its functions may be named wrongly or not at all "
+                                        "(record with collect -A copy, or run er_archive -A before changing it)",
+                                        lo.path, why)});
+  }
+}
+
+}  // namespace erkit::reader

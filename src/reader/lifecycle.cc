@@ -1,0 +1,176 @@
+#include "reader/lifecycle.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "format/experiment_format.h"
+
+namespace erkit::reader {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<char> read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// "START SIZE name" per line, hex without 0x (the perf convention for JIT symbol files).
+void read_jit_map(Experiment& e, const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string start, size;
+    if (!(ls >> start >> size)) continue;
+    std::string name;
+    std::getline(ls, name);
+    size_t b = name.find_first_not_of(' ');
+    name = b == std::string::npos ? "" : name.substr(b);
+    char* end1 = nullptr;
+    char* end2 = nullptr;
+    uint64_t vaddr = std::strtoull(start.c_str(), &end1, 16);
+    uint64_t sz = std::strtoull(size.c_str(), &end2, 16);
+    if (*end1 || *end2 || !sz || name.empty()) continue;
+    DynamicFunction f;
+    f.name = name;
+    f.vaddr = vaddr;
+    f.size = sz;
+    f.from_jit_map = true;
+    e.dynamic_functions.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
+uint32_t DynamicFunction::line_at(uint64_t offset) const {
+  uint32_t line = 0;
+  for (const auto& [off, l] : lines) {
+    if (off > offset) break;
+    line = l;
+  }
+  return line;
+}
+
+const DynamicFunction* Experiment::dynamic_at(uint64_t pc, uint64_t t) const {
+  const DynamicFunction* best = nullptr;
+  for (const auto& f : dynamic_functions) {
+    if (pc < f.vaddr || pc - f.vaddr >= f.size) continue;
+    if (f.load_ns <= t && t < f.unload_ns) return &f;
+    if (!best) best = &f;
+  }
+  return best;
+}
+
+bool read_lifecycle_event(RunLog& l, const common::TextEvent& ev) {
+  const std::string& n = ev.name;
+  if (n == "descendant_of") {
+    l.lineage = ev.get("lineage");
+    l.origin_kind = ev.get("kind");
+    l.parent_pid = ev.get_int("parent_pid").value_or(-1);
+    if (l.target.empty()) l.target = ev.get("target");
+    if (l.args.empty()) l.args = ev.get("args");
+  } else if (n == "descendant") {
+    DescendantEvent d;
+    d.tstamp_ns = ev.tstamp_ns;
+    d.kind = ev.get("kind");
+    d.lineage = ev.get("lineage");
+    d.pid = ev.get_int("pid").value_or(-1);
+    d.followed = ev.get("followed") == "1";
+    d.failed = ev.get("failed") == "1";
+    d.target = ev.get("target");
+    l.children.push_back(std::move(d));
+  } else if (n == "exec_failed") {
+    // The exec that ended this image ("exit how=exec") failed: the process went on. In a
+    // descendant's own log it means the image never ran.
+    if (l.collector_exit == "exec") l.collector_exit.clear();
+    if (l.pid < 0) l.exec_failed = true;
+  } else if (n == "pause") {
+    l.recording_changes.emplace_back(ev.tstamp_ns, false);
+  } else if (n == "resume") {
+    l.recording_changes.emplace_back(ev.tstamp_ns, true);
+  } else if (n == "limit_reached") {
+    l.limit_reached = true;
+    l.limit_reached_ns = ev.tstamp_ns;
+  } else if (n == "stopped_after_exec") {
+    l.stopped_after_exec = true;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool read_dynamic_map_event(Experiment& e, const common::TextEvent& ev) {
+  if (ev.name == "function_load") {
+    DynamicFunction f;
+    f.name = ev.get("name");
+    f.alias = ev.get("alias");
+    f.source = ev.get("source");
+    f.vaddr = uint64_t(ev.get_int("vaddr").value_or(0));
+    f.size = uint64_t(ev.get_int("size").value_or(0));
+    f.load_ns = ev.tstamp_ns;
+    if (f.name.empty()) f.name = fmt::format("<dynamic>@{:#x}", f.vaddr);
+    e.dynamic_functions.push_back(std::move(f));
+    return true;
+  }
+  if (ev.name == "function_unload") {
+    uint64_t vaddr = uint64_t(ev.get_int("vaddr").value_or(0));
+    for (auto& f : e.dynamic_functions)
+      if (f.vaddr == vaddr && f.unload_ns == UINT64_MAX && f.load_ns <= ev.tstamp_ns) f.unload_ns = ev.tstamp_ns;
+    return true;
+  }
+  return false;
+}
+
+void read_dynamic_code(Experiment& e) {
+  std::vector<char> data = read_all(e.path + "/" + format::kDyntextFile);
+  size_t off = 0;
+  while (off + sizeof(format::DyntextHeader) <= data.size()) {
+    format::DyntextHeader h;
+    std::memcpy(&h, data.data() + off, sizeof h);
+    uint64_t code_bytes = (uint64_t(h.code_size) + 7) & ~uint64_t(7);
+    uint64_t need = sizeof h + code_bytes + uint64_t(h.nlines) * sizeof(format::DyntextLine);
+    if (h.magic != format::kDyntextMagic || off + need > data.size()) {
+      e.problems.push_back({format::kDyntextFile, fmt::format("damaged entry at offset {}; the rest is skipped", off)});
+      break;
+    }
+    const char* code = data.data() + off + sizeof h;
+    const char* lines = code + code_bytes;
+    for (auto& f : e.dynamic_functions) {
+      if (f.from_jit_map || f.vaddr != h.vaddr || f.load_ns != h.tstamp_ns) continue;
+      f.code.assign(code, code + h.code_size);
+      for (uint32_t i = 0; i < h.nlines; ++i) {
+        format::DyntextLine dl;
+        std::memcpy(&dl, lines + i * sizeof dl, sizeof dl);
+        f.lines.emplace_back(dl.offset, dl.line);
+      }
+      std::sort(f.lines.begin(), f.lines.end());
+      break;
+    }
+    off += need;
+  }
+  // A JIT's own symbol file. After an abnormal end the collector had no chance to copy it: take
+  // it from /tmp now if it was written after this process started (pids are reused).
+  std::string jit = e.path + "/" + format::kJitMapFile;
+  struct stat st;
+  if (stat(jit.c_str(), &st) != 0 && e.log.pid > 0 && e.log.collector_exit.empty()) {
+    std::string tmp = fmt::format("/tmp/perf-{}.map", e.log.pid);
+    struct stat ts;
+    if (stat(tmp.c_str(), &ts) == 0 &&
+        int64_t(ts.st_mtim.tv_sec) * 1000000000ll + ts.st_mtim.tv_nsec >= e.log.realtime_start_ns) {
+      std::error_code ec;
+      fs::copy_file(tmp, jit, ec);
+      if (ec) jit = tmp;  // read-only experiment: read it in place
+    }
+  }
+  read_jit_map(e, jit);
+}
+
+}  // namespace erkit::reader
