@@ -240,7 +240,9 @@ def write_doc(ctx, d, a, elapsed, load_before, load_after):
         s.append("perf cannot read erkit experiments, so each tool analyses a real recording of the `deepstack` "
                  "workload (perf: the frame-pointer build at 4 kHz, so that its default unwinder sees all ~100 "
                  "frames). perf's function list is `perf report --stdio --no-children -g none`, its call tree "
-                 "`perf report --stdio --children` (default call-graph settings). Compare per sample.\n")
+                 "`perf report --stdio --children` (default call-graph settings). Compare per sample. perf recordings "
+                 "of 1 M and 10 M samples would take 4 and 40 minutes of recording at 4 kHz here, so the large "
+                 "sizes are erkit-only (section 7). gprofng records only a few samples of this workload (its bugs).\n")
         s.append(rp.compare_table(d.compare))
         s.append("## 9. Cold start on a large binary with full debug info\n")
         lib, size, dbg = analysis.libpython_info(workloads.python_with_debug_info())

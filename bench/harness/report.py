@@ -8,6 +8,12 @@ import tools
 CLOCK = ["erkit-on", "perf-on", "gprofng-on", "erkit-hi", "perf-hi", "gprofng-hi"]
 
 
+def clock_keys(results):
+    """The clock configurations that ran (--quick leaves some out)."""
+    ran = {k for (_, k) in results}
+    return [k for k in CLOCK if k in ran]
+
+
 def pct(x):
     return "–" if x is None else f"{x * 100:+.1f} %"
 
@@ -40,21 +46,22 @@ def cell(results, wl, key, fn):
 
 def overhead_tables(results, wls):
     label = {c.key: c.label for c in tools.clock_configs()}
-    hdr = ["workload", "uninstrumented s (spread)"] + [label[k] for k in CLOCK]
+    keys = clock_keys(results)
+    hdr = ["workload", "uninstrumented s (spread)"] + [label[k] for k in keys]
     rows_w, rows_c, rows_r = [], [], []
     for w in wls:
         if w.name == "noop":
             continue
         base = [s.run.wall for s in results.get((w.name, "base"), []) if s.run.ok]
         spread = f"{sec(ov.median(base))} (±{(max(base) - min(base)) / 2 / ov.median(base) * 100:.0f} %)" if base else "–"
-        rows_w.append([w.name, spread] + [cell(results, w.name, k, ov.overhead) for k in CLOCK])
+        rows_w.append([w.name, spread] + [cell(results, w.name, k, ov.overhead) for k in keys])
         cbase = ov.med_cpu(results, w.name, "base")
         rows_c.append([w.name, sec(cbase)] + [cell(results, w.name, k, lambda r, a, b: ov.overhead(r, a, b, ov.med_cpu))
-                                              for k in CLOCK])
+                                              for k in keys])
         m = lambda k: ov.med_wall(results, w.name, k)
         rows_r.append([w.name, ratio(m("erkit-on"), m("perf-on")), ratio(m("erkit-on"), m("gprofng-on")),
                        ratio(m("erkit-hi"), m("perf-hi")), ratio(m("erkit-hi"), m("gprofng-hi"))])
-    return (table(hdr, rows_w), table(["workload", "uninstrumented CPU s"] + [label[k] for k in CLOCK], rows_c),
+    return (table(hdr, rows_w), table(["workload", "uninstrumented CPU s"] + [label[k] for k in keys], rows_c),
             table(["workload", "erkit/perf on", "erkit/gprofng on", "erkit/perf hi", "erkit/gprofng hi"], rows_r))
 
 
@@ -62,6 +69,8 @@ def fixed_cost_table(results):
     rows = []
     base = ov.med_wall(results, "noop", "base")
     for c in tools.clock_configs():
+        if c.key != "base" and c.key not in clock_keys(results):
+            continue
         v = ov.med_wall(results, "noop", c.key)
         fails = ov.failures(results, "noop", c.key)
         extra = "–" if v is None or base is None else f"{(v - base) * 1000:.0f}"
@@ -75,7 +84,7 @@ def fidelity_table(results, wls):
     for w in wls:
         if not w.truth:
             continue
-        for k in CLOCK:
+        for k in clock_keys(results):
             f = ov.fidelity(results, w.name, k)
             if f is None:
                 rows.append([w.name, label[k], "no data"] + [""] * 4)
@@ -95,7 +104,7 @@ def size_table(results, wls):
     for w in wls:
         if w.name not in ("cpu1", "cpu4", "deepstack", "python"):
             continue
-        for k in CLOCK:
+        for k in clock_keys(results):
             bps, size, n = ov.bytes_per_sample(results, w.name, k)
             rows.append([w.name, label[k], "–" if size is None else f"{size / 1024:.0f}",
                          "–" if n is None else f"{n:.0f}", "–" if bps is None else f"{bps:.0f}"])
