@@ -85,5 +85,25 @@ TEST(Options, ManyOptions) {
   EXPECT_EQ(o.archive, "copy");
 }
 
+TEST(Options, FollowRegexIsCheckedWithThePosixEngine) {
+  auto o = parse_ok({"-F", "=^(ls|cat)$", "prog"});
+  EXPECT_EQ(o.follow, 2);
+  EXPECT_EQ(o.follow_regex, "^(ls|cat)$");
+  EXPECT_NE(parse_err({"-F", "=(", "prog"}).find("bad -F regular expression"), std::string::npos);
+  EXPECT_NE(parse_err({"-F", "=", "prog"}).find("bad -F value"), std::string::npos);
+}
+
+TEST(Options, SignalsTheCollectorCannotUse) {
+  EXPECT_NE(parse_err({"-l", "SIGKILL", "prog"}).find("cannot be caught"), std::string::npos);
+  EXPECT_NE(parse_err({"-y", "STOP", "prog"}).find("cannot be caught"), std::string::npos);
+  EXPECT_NE(parse_err({"-l", "PROF", "prog"}).find("clock-profiling signal"), std::string::npos);
+  EXPECT_EQ(unusable_signal(SIGUSR1), nullptr);
+  auto o = parse_ok({"-l", "USR1", "-y", "SIGUSR2,r", "-x", "prog"});
+  EXPECT_EQ(o.sample_signal, SIGUSR1);
+  EXPECT_EQ(o.pause_signal, SIGUSR2);
+  EXPECT_TRUE(o.pause_signal_resume);
+  EXPECT_TRUE(o.stop_after_exec);
+}
+
 }  // namespace
 }  // namespace erkit::collect
