@@ -80,11 +80,15 @@ inline HeapReport parse_heap_report(const std::string& text) {
 }
 
 // The row of a function list whose name is `name` or starts with "name (" (a name shared by
-// several load objects is shown with its object).
+// several load objects is shown with its object: libc's pthread_mutex_lock, seen in the clock
+// profile, and the collector's wrapper); of several, the one with the largest first value.
 inline const FunctionRow* find_row(const std::map<std::string, FunctionRow>& rows, const std::string& name) {
+  const FunctionRow* best = nullptr;
   for (const auto& [n, row] : rows)
-    if (n == name || n.rfind(name + " (", 0) == 0) return &row;
-  return nullptr;
+    if ((n == name || n.rfind(name + " (", 0) == 0) &&
+        (!best || (!row.values.empty() && row.values[0] > best->values[0])))
+      best = &row;
+  return best;
 }
 
 // The number after `label` on the first line that starts with it ("Total calls   12"), -1 if

@@ -1,15 +1,18 @@
 // link: -lpthread
 // Sync-wait ground truth: `holder` locks a mutex and keeps it 200 ms, five times; each time
 // `waiter` is already blocked in pthread_mutex_lock, so it waits ~200 ms: 5 waits, ~1.0 s. The
-// program measures each wait itself and writes "waits N total_ns T" to argv[1].
+// program measures each wait itself and writes "waits N total_ns T" to argv[1]. argv[2], if
+// given, replaces the 200 ms (the hold lasts 20 ms more: the time the waiter takes to block).
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static sem_t g_locked, g_done;
 static long long g_measured_ns;
+static int g_hold_ms = 200;
 
 static long long now_ns(void) {
   struct timespec ts;
@@ -44,11 +47,12 @@ static void* waiter(void* arg) {
 __attribute__((noinline)) static void hold_lock(void) {
   pthread_mutex_lock(&g_lock);
   sem_post(&g_locked);
-  sleep_ms(220);
+  sleep_ms(g_hold_ms + 20);
   pthread_mutex_unlock(&g_lock);
 }
 
 int main(int argc, char** argv) {
+  if (argc > 2) g_hold_ms = atoi(argv[2]);
   sem_init(&g_locked, 0, 0);
   sem_init(&g_done, 0, 0);
   pthread_t t;
