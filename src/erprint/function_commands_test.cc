@@ -166,8 +166,8 @@ TEST_F(FunctionCommands, SummaryPanel) {
 }
 
 TEST_F(FunctionCommands, CallTree) {
-  // dsort has no visible entry before "name" for this list: the sort is by name.
-  EXPECT_EQ(run("metrics i.user\nsort"), "current: i.user:name\ncurrent sort: name\n");
+  // No dsort entry is visible in this list: the sort is by its first visible metric.
+  EXPECT_EQ(run("metrics i.user\nsort"), "current: i.user:name\ncurrent sort: i.user\n");
   EXPECT_EQ(run("sort i.user\ncalltree"), R"(current sort: i.user
 Functions Call Tree. Sorted by metric: Inclusive User CPU Time
 

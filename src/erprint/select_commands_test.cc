@@ -160,3 +160,33 @@ No  <libsynth.so>
 
 }  // namespace
 }  // namespace erkit::erprint
+
+namespace erkit::erprint {
+namespace {
+
+// Two experiments with their own libsynth.so: "hot" names two functions (seed-spec §7.1 N rule).
+TEST_F(SelectCommands, AmbiguousNamesNeedN) {
+  EXPECT_EQ(run("fsingle hot", InputMode::CommandLine), "");
+  EXPECT_NE(last_error_.find("fsingle: 'hot' names 2 functions; give N (fsingle hot N), required on the command line"),
+            std::string::npos)
+      << last_error_;
+  EXPECT_NE(last_error_.find("    1) hot (" + path(0) + ".src/libsynth.so)"), std::string::npos) << last_error_;
+  EXPECT_NE(last_error_.find("    2) hot (" + path(1) + ".src/libsynth.so)"), std::string::npos) << last_error_;
+  // With N: the second one (experiment 2's, 40 ms).
+  EXPECT_NE(run("fsingle hot 2").find("Exclusive User CPU Time:  0.040"), std::string::npos);
+  EXPECT_EQ(run("fsingle hot 3"), "");
+  EXPECT_NE(last_error_.find("N must be 1..2"), std::string::npos) << last_error_;
+  // Interactively the candidates are listed and the user is asked.
+  std::vector<std::string> asked;
+  s_->ask = [&](const std::string& prompt) -> std::optional<std::string> {
+    asked.push_back(prompt);
+    return "1";
+  };
+  std::string out = run("csingle hot", InputMode::Interactive);
+  EXPECT_EQ(asked, std::vector<std::string>{"Enter selection (1-2, 0 to cancel): "});
+  EXPECT_NE(out.find("Available name list:\n    1) hot"), std::string::npos) << out;
+  EXPECT_NE(out.find("*hot (libsynth.so)"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace erkit::erprint

@@ -20,7 +20,7 @@ namespace erkit::erprint {
 const char* const kBuiltinDefaultMetrics =
     "e.%user:i.%user:i+syncn:i.%sync:e.%hwc:i.%hwc:i+leak:i+bleak:i.%iotime:i+ioreadbytes:i+iowritebytes:"
     "e.%mpitime:i.%mpitime:e.%kcycles:i.%kcycles:name";
-const char* const kBuiltinDefaultSort = "e.user:e.hwc:i.sync:i.leak:i.iotime:e.mpitime:e.kcycles:name";
+const char* const kBuiltinDefaultSort = "e.user:e.hwc:i.sync:i.leak:i.iotime:e.mpitime:e.kcycles";
 
 namespace {
 
