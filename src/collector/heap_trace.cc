@@ -27,10 +27,6 @@ void write_event(uint32_t op, uint64_t tstamp, uint64_t size, const void* addr, 
   TraceWriter w = trace_enter();
   if (!w.ts) return;
   uint64_t stack = with_stack ? trace_stack(w.ts) : format::kNoStackId;
-  if (stack == kDropEvent) {
-    trace_exit(w);
-    return;
-  }
   auto* rec = static_cast<HeapEventRecord*>(
       record_reserve(w.ts, format::DataKind::kHeap, format::kRecHeapEvent, sizeof(HeapEventRecord)));
   if (rec) {

@@ -72,8 +72,8 @@ struct IsPointer<T*> {
 };
 
 // Calls f(), turning a void result into Unit so that the wrapper can hold "the result".
-// Always inlined, like the lambda passed to it: the real function must be called from the
-// wrapper's own frame (trace_stack tells wrapper frames from other collector code).
+// Always inlined, like the lambda passed to it: the real function is called from the wrapper's
+// own frame, so the program's stack seen by a nested traced call (fopen's malloc) is unchanged.
 template <class R, class F>
 __attribute__((always_inline)) inline auto invoke_real(F f) {
   if constexpr (IsVoid<R>::value) {

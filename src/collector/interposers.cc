@@ -109,7 +109,7 @@ void* interposer_resolve(int id) {
     __atomic_store_n(&g_state, kResolved, __ATOMIC_RELEASE);
     // The program's first interposed call may come before the collector's constructor (another
     // library's constructor allocating): start the collector now, so it is traced too.
-    runtime_init();
+    trace_start_early();
   } else if (expected == kResolving) {
     if (g_resolver_tid == syscall(SYS_gettid)) return nullptr;  // dlsym re-entered a wrapper
     while (__atomic_load_n(&g_state, __ATOMIC_ACQUIRE) != kResolved) sched_yield();
@@ -129,16 +129,12 @@ void* interposer_resolve(int id) {
 #define ERKIT_SYMVER_GLIBC_2_3_2(name, internal, ver) __asm__(".symver " #internal ", " #name ver);
 #define ERKIT_SYMVER_GLIBC_2_2_5(name, internal, ver) __asm__(".symver " #internal ", " #name ver);
 
-// Every wrapper lives in one section, so a stack frame can be recognised as "a wrapper called
-// for the program" as opposed to other collector code (trace_common.cc).
-#define ERKIT_WRAPPER_SECTION __attribute__((section("erkit_wrappers")))
-
 #define ERKIT_INTERPOSE(cat, ret, name, vtag, ver, params, args, rtype, rname, pre, traced_pre,  \
                         fallback, event)                                                       \
   extern "C" __attribute__((visibility("default"))) ret erkit_wrap_##name##_##vtag params     \
       ERKIT_LABEL_##vtag(name);                                                                \
   ERKIT_SYMVER_##vtag(name, erkit_wrap_##name##_##vtag, ver)                                   \
-  extern "C" ERKIT_WRAPPER_SECTION ret erkit_wrap_##name##_##vtag params {                     \
+  extern "C" ret erkit_wrap_##name##_##vtag params {                     \
     using namespace erkit::collector;                                                          \
     pre                                                                                        \
     FnPtr<rtype> fn = __atomic_load_n(&real::name##_##vtag, __ATOMIC_ACQUIRE);                 \

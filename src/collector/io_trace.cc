@@ -46,10 +46,6 @@ void write_event(const TraceCall& t, uint32_t op, int fd, int64_t bytes, uint32_
   TraceWriter w = trace_enter();
   if (!w.ts) return;
   uint64_t stack = trace_stack(w.ts);
-  if (stack == kDropEvent) {
-    trace_exit(w);
-    return;
-  }
   auto* rec = static_cast<IoEventRecord*>(
       record_reserve(w.ts, format::DataKind::kIo, format::kRecIoEvent, sizeof(IoEventRecord)));
   if (rec) {

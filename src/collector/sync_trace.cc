@@ -67,10 +67,6 @@ __attribute__((noinline)) void sync_wait(const TraceCall& t, uint32_t op, uint64
   TraceWriter w = trace_enter();
   if (!w.ts) return;
   uint64_t stack = trace_stack(w.ts);
-  if (stack == kDropEvent) {
-    trace_exit(w);
-    return;
-  }
   auto* rec = static_cast<SyncEventRecord*>(
       record_reserve(w.ts, format::DataKind::kSync, format::kRecSyncEvent, sizeof(SyncEventRecord)));
   if (rec) {

@@ -2,7 +2,6 @@
 
 #include <link.h>
 #include <pthread.h>
-#include <string.h>
 
 #include "collector/heap_trace.h"
 #include "collector/io_trace.h"
@@ -17,50 +16,34 @@ namespace erkit::collector {
 
 int g_trace_on[kTraceCategories];
 
+extern "C" char** environ;
+
 namespace {
 
 uintptr_t g_self_lo = 0, g_self_hi = 0;  // libcollector.so's executable segment
 
-// Executable segments of libc and the dynamic linker: code the collector calls into.
-struct Range {
-  uintptr_t lo, hi;
-};
-constexpr int kMaxSystem = 4;
-Range g_system[kMaxSystem];
-int g_nsystem = 0;
-
-// Bounds of the section holding every generated wrapper (interposers.cc), from the linker.
-extern "C" char __start_erkit_wrappers[] __attribute__((visibility("hidden")));
-extern "C" char __stop_erkit_wrappers[] __attribute__((visibility("hidden")));
-
-bool in_wrappers(uint64_t pc) {
-  return pc >= reinterpret_cast<uintptr_t>(__start_erkit_wrappers) &&
-         pc < reinterpret_cast<uintptr_t>(__stop_erkit_wrappers);
-}
-
-bool in_system(uint64_t pc) {
-  for (int i = 0; i < g_nsystem; ++i)
-    if (pc >= g_system[i].lo && pc < g_system[i].hi) return true;
-  return false;
-}
-
 // Set once the thread wrote through its own slot: an empty thread-local pointer after that means
 // the slot was released at thread exit, not that the thread is new.
 __thread bool t_had_slot = false;
+
+// 1 while the collector could not be started early (no environment yet): every category is
+// then marked on, so that calls reach trace_admit(), which retries.
+int g_start_pending = 0;
 
 ThreadState g_shared_state;  // writer of last resort, see TraceWriter
 int g_shared_lock = 0;
 
 int find_objects(dl_phdr_info* info, size_t, void* data) {
   auto self = reinterpret_cast<uintptr_t>(data);
-  const char* name = info->dlpi_name ? info->dlpi_name : "";
-  bool system = strstr(name, "/libc.so") || strstr(name, "/ld-linux");
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
     if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
     uintptr_t lo = info->dlpi_addr + ph.p_vaddr, hi = lo + ph.p_memsz;
-    if (self >= lo && self < hi) g_self_lo = lo, g_self_hi = hi;
-    if (system && g_nsystem < kMaxSystem) g_system[g_nsystem++] = {lo, hi};
+    if (self >= lo && self < hi) {
+      g_self_lo = lo;
+      g_self_hi = hi;
+      return 1;
+    }
   }
   return 0;
 }
@@ -91,8 +74,24 @@ void trace_common_init() {
   }
 }
 
+void trace_start_early() {
+  if (!environ) {
+    __atomic_store_n(&g_start_pending, 1, __ATOMIC_RELEASE);
+    for (int& on : g_trace_on) __atomic_store_n(&on, 1, __ATOMIC_RELEASE);
+    return;
+  }
+  __atomic_store_n(&g_start_pending, 0, __ATOMIC_RELEASE);
+  // Everything the start does (helper threads, their thread-local storage) is the collector's.
+  ThreadState* ts = current_thread();
+  if (ts) ts->in_collector++;
+  runtime_init();
+  if (ts) ts->in_collector--;
+}
+
 void tracers_init() {
   const Config& c = g_rt.config;
+  __atomic_store_n(&g_start_pending, 0, __ATOMIC_RELEASE);
+  for (int& on : g_trace_on) __atomic_store_n(&on, 0, __ATOMIC_RELEASE);
   if (!c.heap_trace && !c.io_trace && c.sync_trace == -1) return;
   trace_common_init();
   heap_trace_init();
@@ -101,6 +100,7 @@ void tracers_init() {
 }
 
 bool trace_admit(const void* caller) {
+  if (__builtin_expect(__atomic_load_n(&g_start_pending, __ATOMIC_ACQUIRE), 0) && environ) trace_start_early();
   if (!__atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED)) return false;
   if (pc_in_collector(reinterpret_cast<uintptr_t>(caller))) return false;
   ThreadState* ts = current_thread_if_any();
@@ -124,13 +124,10 @@ TraceWriter trace_enter() {
     if (ts->in_collector || ts->is_helper) return w;
     w.ts = ts;
   }
-  w.ts->in_collector++;
   return w;
 }
 
 void trace_exit(const TraceWriter& w) {
-  if (!w.ts) return;
-  w.ts->in_collector--;
   if (w.shared) __atomic_store_n(&g_shared_lock, 0, __ATOMIC_RELEASE);
 }
 
@@ -145,14 +142,6 @@ __attribute__((noinline)) uint64_t trace_stack(ThreadState* ts) {
   while (first + 1 < n && pc_in_collector(pcs[first + 1])) ++first;
   n -= first;
   uint64_t* p = pcs + first;
-  // A call the collector made through libc (its helper threads' creation allocating their TLS
-  // in the dynamic linker): only libc, ld.so and other wrappers (fopen's malloc) lie between
-  // the wrapper and collector code that is not a wrapper.
-  for (int i = 1; i < n; ++i) {
-    if (in_wrappers(p[i]) || in_system(p[i])) continue;
-    if (pc_in_collector(p[i])) return kDropEvent;
-    break;
-  }
   if (st.failed && !st.truncated && n < int(format::kMaxStackFrames)) p[n++] = format::kUnwindFailedPc;
   return stack_intern(ts, p, n, st.truncated);
 }

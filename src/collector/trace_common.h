@@ -23,12 +23,21 @@ inline bool trace_enabled(int category) {
   return __atomic_load_n(&g_trace_on[category], __ATOMIC_RELAXED) != 0;
 }
 
+// Starts the collector from the first interposed call of the process (before the collector's
+// constructor), with the calling thread inside the collector. Before libc has initialised
+// (.preinit_array functions) the environment that names the experiment is not readable yet:
+// the start is then retried by the next traced call. Not signal-safe.
+void trace_start_early();
+
 // Whether a call whose return address is `caller` should be traced: recording is on, the caller
 // is not collector code, and the thread is not inside the collector already.
 bool trace_admit(const void* caller);
 
-// The state a recorder writes through, with the thread's recursion guard raised; nullptr when
-// the event must be dropped. A thread whose slot was already released (events after its
+// The state a recorder writes through; nullptr when the event must be dropped. Recorders do
+// not raise the thread's in_collector guard: nothing they run reaches an interposed function
+// except the collector's direct calls (which trace_admit() turns away by their caller), and a
+// program's signal handler that interrupts a recorder must still be traced (record_reserve
+// nests per signal level). A thread whose slot was already released (events after its
 // collector teardown, e.g. frees in later thread-specific-data destructors) writes through a
 // shared fallback state under a try-lock instead of claiming a slot it would never give back.
 struct TraceWriter {
@@ -40,9 +49,7 @@ void trace_exit(const TraceWriter& w);
 
 // The call stack of the traced call, leaf first, interned in the stacks file: its first frame is
 // the interposed function itself (e.g. malloc), then the program's call site and its callers.
-// Must be called from a recorder invoked by a generated wrapper. kDropEvent: the call was made
-// on the collector's behalf (collector code reached it through libc only); record nothing.
-inline constexpr uint64_t kDropEvent = ~uint64_t(0);
+// Must be called from a recorder invoked by a generated wrapper.
 uint64_t trace_stack(ThreadState* ts);
 
 // Whether pc lies in libcollector.so's own code.
