@@ -69,17 +69,17 @@ def targets(d):
                          _verdict(None)])
     # Per-call verdicts use CPU time (whole process tree, heaptrack's interpreter process included):
     # on a shared machine wall time also counts waiting for a CPU.
-    heap_c, ht_c = ov.per_call_ns(r, "mallocs", "erkit-heap", ov.med_cpu), ov.per_call_ns(r, "mallocs", "heaptrack", ov.med_cpu)
-    heap_w, ht_w = ov.per_call_ns(r, "mallocs", "erkit-heap"), ov.per_call_ns(r, "mallocs", "heaptrack")
-    recorded = ov.trace_recorded(r, "mallocs", "erkit-heap")
+    heap_c, ht_c = ov.per_call_ns(r, "mallocs-trace", "erkit-heap", ov.med_cpu), ov.per_call_ns(r, "mallocs-trace", "heaptrack", ov.med_cpu)
+    heap_w, ht_w = ov.per_call_ns(r, "mallocs-trace", "erkit-heap"), ov.per_call_ns(r, "mallocs-trace", "heaptrack")
+    recorded = ov.trace_recorded(r, "mallocs-trace", "erkit-heap")
     rows.append(["heap tracing cost per allocation vs heaptrack (issue 8)", "≥ 2× cheaper",
                  f"CPU: erkit {rp.sec(heap_c, 0)} ns, heaptrack {rp.sec(ht_c, 0)} ns; wall: erkit {rp.sec(heap_w, 0)} ns, "
-                 f"heaptrack {rp.sec(ht_w, 0)} ns" + _why_none(r, "mallocs", "erkit-heap", recorded),
+                 f"heaptrack {rp.sec(ht_w, 0)} ns" + _why_none(r, "mallocs-trace", "erkit-heap", recorded),
                  _verdict(None if not recorded or heap_c is None or ht_c is None else heap_c * 2 <= ht_c)])
-    lk_c, lk_w = ov.per_call_ns(r, "locks", "erkit-sync-on", ov.med_cpu), ov.per_call_ns(r, "locks", "erkit-sync-on")
-    rec_all = ov.trace_recorded(r, "locks", "erkit-sync-all")
+    lk_c, lk_w = ov.per_call_ns(r, "locks-trace", "erkit-sync-on", ov.med_cpu), ov.per_call_ns(r, "locks-trace", "erkit-sync-on")
+    rec_all = ov.trace_recorded(r, "locks-trace", "erkit-sync-all")
     rows.append(["uncontended lock tracing cost per lock+unlock, -s on (issue 8)", "≤ 50 ns",
-                 f"CPU {rp.sec(lk_c, 1)} ns, wall {rp.sec(lk_w, 1)} ns" + _why_none(r, "locks", "erkit-sync-all", rec_all),
+                 f"CPU {rp.sec(lk_c, 1)} ns, wall {rp.sec(lk_w, 1)} ns" + _why_none(r, "locks-trace", "erkit-sync-all", rec_all),
                  _verdict(None if not rec_all or lk_c is None else lk_c <= 50)])
     return rp.table(["target", "goal", "measured", "verdict"], rows)
 

@@ -40,13 +40,15 @@ def read_truth(path):
 
 
 def configs_for(wl, quick=False):
+    if wl.extra == "heap":
+        return tools.clock_configs()[:1] + tools.heap_configs()
+    if wl.extra == "sync":
+        return tools.clock_configs()[:1] + tools.sync_configs()
+    if wl.name == "noop":  # the fixed cost of every configuration, subtracted from per-call costs
+        return tools.clock_configs() + tools.heap_configs() + tools.sync_configs()
     cfgs = tools.clock_configs()
     if quick:  # every tool and parser once; perf and gprofng at 1 ms add no new code path
         cfgs = [c for c in cfgs if c.key not in ("perf-hi", "gprofng-hi")]
-    if wl.extra == "heap":
-        cfgs += tools.heap_configs()
-    elif wl.extra == "sync":
-        cfgs += tools.sync_configs()
     return cfgs
 
 
@@ -169,12 +171,15 @@ def bytes_per_sample(results, wl, key):
 
 
 def per_call_ns(results, wl, key, metric=med_wall):
-    """Extra time per counted operation (allocation, lock call) over the uninstrumented run."""
+    """Extra time per counted operation (allocation, lock call) over the uninstrumented run, less
+    the configuration's fixed start/stop cost measured on the empty program."""
     counts = [s.count for s in results.get((wl, "base"), []) if s.count]
     base, v = metric(results, wl, "base"), metric(results, wl, key)
     if not counts or base is None or v is None:
         return None
-    return (v - base) / median(counts) * 1e9
+    n0, f0 = metric(results, "noop", "base"), metric(results, "noop", key)
+    fixed = f0 - n0 if n0 is not None and f0 is not None else 0.0
+    return (v - base - fixed) / median(counts) * 1e9
 
 
 def trace_recorded(results, wl, key):

@@ -50,7 +50,7 @@ def overhead_tables(results, wls):
     hdr = ["workload", "uninstrumented s (spread)"] + [label[k] for k in keys]
     rows_w, rows_c, rows_r = [], [], []
     for w in wls:
-        if w.name == "noop":
+        if w.name == "noop" or w.extra:
             continue
         base = [s.run.wall for s in results.get((w.name, "base"), []) if s.run.ok]
         spread = f"{sec(ov.median(base))} (±{(max(base) - min(base)) / 2 / ov.median(base) * 100:.0f} %)" if base else "–"
@@ -68,8 +68,8 @@ def overhead_tables(results, wls):
 def fixed_cost_table(results):
     rows = []
     base = ov.med_wall(results, "noop", "base")
-    for c in tools.clock_configs():
-        if c.key != "base" and c.key not in clock_keys(results):
+    for c in tools.clock_configs() + tools.heap_configs() + tools.sync_configs():
+        if c.key != "base" and not results.get(("noop", c.key)):
             continue
         v = ov.med_wall(results, "noop", c.key)
         fails = ov.failures(results, "noop", c.key)

@@ -60,10 +60,16 @@ def all_workloads(wl_dir, work_dir, src_dir, quick):
         Workload("cpu4", "CPU-bound, 4 threads on 2 cores", [w("cpu4"), "50"], [w("cpu4"), "4"], truth=True, threads=4),
         Workload("deepstack", "random call chains, ~100 frames, unique stacks", [w("deepstack"), "100"],
                  [w("deepstack"), "8"], truth=True),
-        Workload("mallocs", "malloc/free heavy (200 k allocations per unit)", [w("mallocs"), "100"],
-                 [w("mallocs"), "5"], truth=True, count_label="allocations", extra="heap"),
-        Workload("locks", "uncontended mutex lock/unlock heavy", [w("locks"), "100"], [w("locks"), "5"],
-                 truth=True, count_label="lock_calls", extra="sync"),
+        Workload("mallocs", "malloc/free heavy, 20 M allocations", [w("mallocs"), "100"],
+                 [w("mallocs"), "5"], truth=True, count_label="allocations"),
+        Workload("locks", "uncontended mutex lock/unlock heavy, 150 M pairs", [w("locks"), "50"], [w("locks"), "3"],
+                 truth=True, count_label="lock_calls"),
+        # Tracing runs record every call: smaller sizes keep experiments to ~100 MB. They run
+        # only next to their own uninstrumented run (per-call cost = extra time / calls).
+        Workload("mallocs-trace", "heap tracing: 1 M allocations", [w("mallocs"), "5"], [w("mallocs"), "1"],
+                 count_label="allocations", extra="heap"),
+        Workload("locks-trace", "sync tracing: 1.5 M uncontended lock/unlock pairs", [w("locks"), "3", "500000"],
+                 [w("locks"), "1", "200000"], count_label="lock_calls", extra="sync"),
         Workload("forkexec", "fork+exec of 100 short children", [w("forkexec"), "100"], [w("forkexec"), "5"],
                  erkit_flags=["-F", "on"], count_label="children"),
     ]
