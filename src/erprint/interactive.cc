@@ -68,7 +68,7 @@ bool run_interactive(Session& s) {
     if (!hist.empty()) read_history(hist.c_str());
     s.ask = [](const std::string& prompt) { return read_line_tty(prompt.c_str()); };
   }
-  bool ok = true;
+  bool ok = true, eof = false;
   std::string pending, line;
   while (true) {
     std::optional<std::string> physical;
@@ -78,7 +78,10 @@ bool run_interactive(Session& s) {
       std::string l;
       if (std::getline(std::cin, l)) physical = l;
     }
-    if (!physical) break;  // Ctrl-D / end of input
+    if (!physical) {  // Ctrl-D / end of input
+      eof = true;
+      break;
+    }
     if (!assemble_line(pending, *physical, &line)) continue;
     if (tty && line.find_first_not_of(" \t") != std::string::npos) add_history(line.c_str());
     CommandResult r = execute(s, line);
@@ -87,7 +90,7 @@ bool run_interactive(Session& s) {
   }
   if (!pending.empty()) ok &= execute(s, pending).ok || tty;
   if (tty) {
-    fmt::print("\n");
+    if (eof) fmt::print("\n");  // end the prompt line Ctrl-D left open
     if (!hist.empty()) write_history(hist.c_str());
     s.ask = nullptr;
   }

@@ -141,7 +141,8 @@ uint32_t Profile::sample_at(uint32_t exp, uint64_t t) const {
                              [](const reader::OverviewSample& a, uint64_t v) { return a.rec.tstamp_ns < v; });
   // Numbered by position, as the views number sample intervals. Without recorded samples
   // the whole run is sample 1.
-  if (it == s.end()) return uint32_t(s.size()) + 1;
+  // Events after the closing "end" sample (the collector's last clock ticks) belong to it.
+  if (it == s.end()) return uint32_t(s.size()) + (s.empty() || s.back().rec.reason != format::kSampleEnd ? 1 : 0);
   return uint32_t(it - s.begin()) + 1;
 }
 

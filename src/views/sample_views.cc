@@ -117,9 +117,11 @@ std::vector<SampleInterval> sample_intervals(const model::Profile& p, uint32_t x
     t0 = r.tstamp_ns;
     out.push_back(iv);
   }
-  // Events after the last sample point belong to one more sample (as Profile::sample_at).
+  // Events after the last sample point belong to one more sample, unless that point closed
+  // the run (as Profile::sample_at).
   uint64_t last_event = e.clock.empty() ? 0 : e.clock.back().tstamp_ns;
-  if (out.empty() || last_event > t0) {
+  const bool closed = !e.samples.empty() && e.samples.back().rec.reason == format::kSampleEnd;
+  if (out.empty() || (last_event > t0 && !closed)) {
     SampleInterval iv;
     iv.number = uint32_t(out.size() + 1);
     iv.reason = out.empty() ? "whole run" : "end";

@@ -164,6 +164,44 @@ TEST_F(ErPrintCommands, RcFilesAreRead) {
   EXPECT_NE(w.err.find(".er.rc:1: unknown command 'nonsense'"), std::string::npos) << w.err;
 }
 
+// Descendant experiments are loaded with en_desc on (.er.rc or command), deselected by off.
+TEST_F(ErPrintCommands, DescendantsAndSamples) {
+  const std::string p = program("work_ratio");
+  ASSERT_EQ(collect("-F on /bin/sh -c '" + p + " 150000000; " + p + " 30000000'").status, 0);
+  auto parent = er_print("-experiment_list test.1.er");
+  EXPECT_EQ(std::count(parent.out.begin(), parent.out.end(), '\n'), 3) << parent.out;
+  auto on = er_print("-en_desc on -experiment_list -functions test.1.er");
+  ASSERT_EQ(on.status, 0) << on.err;
+  EXPECT_NE(on.out.find("test.1.er/_f1_x1.er\n"), std::string::npos) << on.out;
+  EXPECT_NE(on.out.find("test.1.er/_f2_x1.er\n"), std::string::npos) << on.out;
+  auto rows = parse_function_list(on.out.substr(on.out.find("Functions sorted by")));
+  ASSERT_TRUE(rows.count("one") && rows.count("two")) << on.out;
+  // The union is exactly the sum of the experiments read one by one.
+  double sum = 0;
+  for (const char* e : {"test.1.er", "test.1.er/_f1.er", "test.1.er/_f1_x1.er", "test.1.er/_f2.er",
+                        "test.1.er/_f2_x1.er"})
+    sum += parse_function_list(er_print(std::string("-functions ") + e).out)["<Total>"].values[0];
+  EXPECT_NEAR(rows["<Total>"].values[0], sum, 0.003) << on.out;
+  auto off = er_print("-en_desc on -en_desc off -functions test.1.er");
+  EXPECT_EQ(parse_function_list(off.out.substr(off.out.find("Functions sorted by"))).count("two"), 0u) << off.out;
+  std::ofstream(dir_ + "/.er.rc") << "en_desc on\n";
+  auto rc = er_print("-experiment_list test.1.er");
+  EXPECT_NE(rc.out.find("_f2_x1.er"), std::string::npos) << rc.out;
+  // The first work_ratio's samples: process accounting agrees with the clock profile.
+  auto st = er_print("-statistics test.1.er/_f1_x1.er");
+  ASSERT_EQ(st.status, 0) << st.err;
+  auto stat = [&](const std::string& label) {
+    size_t at = st.out.find("  " + label);
+    EXPECT_NE(at, std::string::npos) << label << "\n" << st.out;
+    size_t start = st.out.rfind('\n', at);
+    return std::atof(st.out.c_str() + (start == std::string::npos ? 0 : start + 1));
+  };
+  double utime = stat("User CPU time, process accounting"), clock = stat("User CPU Time, clock profile");
+  ASSERT_GT(utime, 0.2) << st.out;
+  EXPECT_NEAR(clock / utime, 1.0, 0.1) << st.out;
+  EXPECT_GE(stat("Process real time"), utime * 0.95) << st.out;
+}
+
 // The mapfile orders a relink: the hottest function (two) comes first in the new binary.
 TEST_F(ErPrintCommands, MapfileReordersALink) {
   ASSERT_EQ(collect(program("work_ratio") + " 50000000").status, 0);
