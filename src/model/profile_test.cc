@@ -114,5 +114,39 @@ TEST_F(ProfileTest, EventFilterDropsEvents) {
   EXPECT_EQ(profile_.totals()[kUser], 5 * 10000000);
 }
 
+
+// A collapsed load object is one function: its internal calls disappear, its callers and
+// callees stay, and the totals are unchanged.
+TEST_F(ProfileTest, CollapsedObjectIsOneFunction) {
+  load({"main;A;C 2", "main;B 5"});
+  ObjId obj = profile_.functions().at(find("A")).object;
+  profile_.set_object_expanded(obj, false);
+  EXPECT_FALSE(profile_.object_expanded(obj));
+  FuncId lib = profile_.object_function(obj);
+  EXPECT_EQ(profile_.functions().at(lib).name, "<" + profile_.functions().object(obj).name + ">");
+  const auto& fm = profile_.function_metrics();
+  EXPECT_EQ(fm.excl[lib][kUser], 70000000);
+  EXPECT_EQ(fm.incl[lib][kUser], 70000000);
+  EXPECT_EQ(fm.incl[find("A")][kUser], 0);
+  auto cc = profile_.callers_callees(lib);
+  EXPECT_EQ(attributed(cc.callers), (std::map<std::string, int64_t>{{"<Total>", 7}}));
+  EXPECT_TRUE(cc.callees.empty());
+  profile_.set_object_expanded(obj, true);
+  EXPECT_EQ(profile_.function_metrics().incl[find("A")][kUser], 20000000);
+  EXPECT_EQ(profile_.objects_in_load_order(), std::vector<ObjId>{obj});
+}
+
+TEST_F(ProfileTest, ThreadsNumberedFromOneAndSamplesWithoutPoints) {
+  load({"main;A 3"});
+  ASSERT_EQ(profile_.threads(0).size(), 1u);
+  EXPECT_EQ(profile_.threads(0)[0].number, 1u);
+  EXPECT_EQ(profile_.threads(0)[0].tid, 1u);
+  EXPECT_EQ(profile_.threads(0)[0].events, 3u);
+  EXPECT_EQ(profile_.thread_number(0, 1), 1u);
+  EXPECT_EQ(profile_.thread_number(0, 99), 0u);
+  EXPECT_EQ(profile_.cpus(0), std::vector<int32_t>{0});
+  EXPECT_EQ(profile_.sample_at(0, 12345), 1u);  // no sample points: one sample
+}
+
 }  // namespace
 }  // namespace erkit::model
