@@ -22,11 +22,11 @@ constexpr size_t kHeader = 16;  // each block is preceded by its size (for reall
 alignas(4096) char g_arena[kArenaSize];
 size_t g_arena_used = 0;  // atomic
 
-void write_event(uint32_t op, uint64_t tstamp, uint64_t size, const void* addr, const void* old,
+void write_event(const TraceCall* t, uint32_t op, uint64_t tstamp, uint64_t size, const void* addr, const void* old,
                  uint32_t duration, bool with_stack) {
   TraceWriter w = trace_enter();
   if (!w.ts) return;
-  uint64_t stack = with_stack ? trace_stack(w.ts) : format::kNoStackId;
+  uint64_t stack = with_stack ? trace_stack(w.ts, *t) : format::kNoStackId;
   auto* rec = static_cast<HeapEventRecord*>(
       record_reserve(w.ts, format::DataKind::kHeap, format::kRecHeapEvent, sizeof(HeapEventRecord)));
   if (rec) {
@@ -54,18 +54,18 @@ void heap_trace_init() {
 
 // Allocation and release events carry the call stack of the allocation only: leaks and
 // allocation lists are attributed to where blocks were allocated.
-__attribute__((noinline)) void heap_alloc(const TraceCall& t, uint64_t size, const void* result) {
-  if (result) write_event(format::kHeapMalloc, t.end_ns, size, result, nullptr, 0, true);
+void heap_alloc(const TraceCall& t, uint64_t size, const void* result) {
+  if (result) write_event(&t, format::kHeapMalloc, now_ns(), size, result, nullptr, 0, true);
 }
 
-__attribute__((noinline)) void heap_free(const TraceCall& t, const void* block) {
-  if (block) write_event(format::kHeapFree, t.start_ns, 0, block, nullptr, 0, false);
+void heap_free(const TraceCall& t, const void* block) {
+  if (block) write_event(&t, format::kHeapFree, t.start_ns, 0, block, nullptr, 0, false);
 }
 
 // A moved block is released during the call, its successor obtained by its end: the record is
 // stamped at the end and `reserved` holds the call's duration, so readers can place the release
 // at its start (see the ordering rule in the header).
-__attribute__((noinline)) void heap_realloc(const TraceCall& t, const void* old_block, uint64_t size,
+void heap_realloc(const TraceCall& t, const void* old_block, uint64_t size,
                                             const void* result) {
   if (!old_block) return heap_alloc(t, size, result);
   if (!result) {
@@ -73,22 +73,23 @@ __attribute__((noinline)) void heap_realloc(const TraceCall& t, const void* old_
     if (size == 0) heap_free(t, old_block);
     return;
   }
-  write_event(format::kHeapRealloc, t.end_ns, size, result, old_block, saturate32(t.end_ns - t.start_ns), true);
+  uint64_t end = now_ns();
+  write_event(&t, format::kHeapRealloc, end, size, result, old_block, saturate32(end - t.start_ns), true);
 }
 
-__attribute__((noinline)) void heap_mmap(const TraceCall& t, uint64_t length, const void* result) {
-  if (result != MAP_FAILED) write_event(format::kHeapMmap, t.end_ns, length, result, nullptr, 0, true);
+void heap_mmap(const TraceCall& t, uint64_t length, const void* result) {
+  if (result != MAP_FAILED) write_event(&t, format::kHeapMmap, now_ns(), length, result, nullptr, 0, true);
 }
 
-__attribute__((noinline)) void heap_munmap(const TraceCall& t, const void* addr, uint64_t length, int rc) {
-  if (rc == 0) write_event(format::kHeapMunmap, t.start_ns, length, addr, nullptr, 0, false);
+void heap_munmap(const TraceCall& t, const void* addr, uint64_t length, int rc) {
+  if (rc == 0) write_event(&t, format::kHeapMunmap, t.start_ns, length, addr, nullptr, 0, false);
 }
 
-__attribute__((noinline)) void heap_mremap(const TraceCall& t, const void* old_addr, uint64_t new_length,
+void heap_mremap(const TraceCall& t, const void* old_addr, uint64_t new_length,
                                            const void* result) {
   if (result == MAP_FAILED) return;
-  write_event(format::kHeapRealloc, t.end_ns, new_length, result, old_addr, saturate32(t.end_ns - t.start_ns),
-              true);
+  uint64_t end = now_ns();
+  write_event(&t, format::kHeapRealloc, end, new_length, result, old_addr, saturate32(end - t.start_ns), true);
 }
 
 // ---- bootstrap arena ------------------------------------------------------------------------

@@ -17,8 +17,13 @@ namespace erkit::collector {
 
 // One traced call: what the recorders need from before the real call.
 struct TraceCall {
-  uint64_t start_ns;  // now_ns() just before the real call
-  uint64_t end_ns;    // now_ns() just after it
+  uint64_t start_ns;  // now_ns() just before the real call (heap: only where a recorder needs it)
+  uint64_t end_ns;    // now_ns() just after it (not for heap calls: their recorders read it)
+  // The wrapper's frame (its frame pointer) and entry address: the call stack is unwound from
+  // the wrapper's caller, whose registers the frame holds, without stepping through the
+  // collector's own frames (trace_common.cc).
+  const void* frame;
+  uint64_t function;
 };
 
 template <class F>

@@ -4,12 +4,13 @@
 //   pre;                                      (bootstrap checks, va_arg)
 //   fn = real pointer, resolved on first use  (or the row's fallback while resolving)
 //   if tracing of the category is off, or the call is the collector's own: return fn(args)
-//   traced_pre; t.start_ns = now
-//   r = fn(args); t.end_ns = now
+//   traced_pre; t.start_ns = now   (heap calls: only those that release a block, in traced_pre)
+//   r = fn(args); t.end_ns = now   (not for heap calls: the allocation recorders read the clock)
 //   event (the category's recorder)
 //   return r
 //
-// The off path is one load of the pointer, one load of the category flag and an indirect call.
+// The off path is one load of the pointer, one load of the category flag and an indirect call
+// (plus the frame-pointer setup __builtin_frame_address asks for).
 #include "collector/interposer_support.h"
 
 #include <dlfcn.h>
@@ -144,10 +145,12 @@ void* interposer_resolve(int id) {
     }                                                                                          \
     if (__builtin_expect(!trace_enabled(cat), 1) || !trace_admit(__builtin_return_address(0))) \
       return fn args;                                                                          \
+    TraceCall t{0, 0, __builtin_frame_address(0),                                             \
+                reinterpret_cast<uint64_t>(&erkit_wrap_##name##_##vtag)};                      \
     traced_pre                                                                                 \
-    TraceCall t{now_ns(), 0};                                                                  \
+    if constexpr (cat != kTraceHeap) t.start_ns = now_ns();                                    \
     auto r = invoke_real<ret>([&]() __attribute__((always_inline)) { return fn args; });       \
-    t.end_ns = now_ns();                                                                       \
+    if constexpr (cat != kTraceHeap) t.end_ns = now_ns();                                      \
     event;                                                                                     \
     return result_of<ret>(r);                                                                  \
   }

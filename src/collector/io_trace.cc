@@ -45,7 +45,7 @@ void write_event(const TraceCall& t, uint32_t op, int fd, int64_t bytes, uint32_
   uint64_t end = t.end_ns;
   TraceWriter w = trace_enter();
   if (!w.ts) return;
-  uint64_t stack = trace_stack(w.ts);
+  uint64_t stack = trace_stack(w.ts, t);
   auto* rec = static_cast<IoEventRecord*>(
       record_reserve(w.ts, format::DataKind::kIo, format::kRecIoEvent, sizeof(IoEventRecord)));
   if (rec) {
@@ -116,20 +116,20 @@ int io_fd_of(FILE* f) { return f ? fileno(f) : -1; }
 
 int64_t io_strlen(const char* s) { return s ? int64_t(strlen(s)) : 0; }
 
-__attribute__((noinline)) void io_opened(const TraceCall& t, int fd, const char* path) {
+void io_opened(const TraceCall& t, int fd, const char* path) {
   uint32_t id = new_file(fd, path, fd >= 0 ? "open" : "failed");
   install(fd, id);
   write_event(t, format::kIoOpen, fd, fd >= 0 ? 0 : -1, id);
 }
 
-__attribute__((noinline)) void io_fopened(const TraceCall& t, FILE* f, const char* path) {
+void io_fopened(const TraceCall& t, FILE* f, const char* path) {
   int fd = io_fd_of(f);
   uint32_t id = new_file(fd, path, fd >= 0 ? "open" : "failed");
   install(fd, id);
   write_event(t, format::kIoOpen, fd, fd >= 0 ? 0 : -1, id);
 }
 
-__attribute__((noinline)) void io_closed(const TraceCall& t, int fd, uint32_t file_id, int rc) {
+void io_closed(const TraceCall& t, int fd, uint32_t file_id, int rc) {
   write_event(t, format::kIoClose, fd, rc == 0 ? 0 : -1, file_id);
   // Linux frees the descriptor even when close reports an error. Another thread may already
   // have reused it: clear the entry only if it still names the closed file.
@@ -139,17 +139,17 @@ __attribute__((noinline)) void io_closed(const TraceCall& t, int fd, uint32_t fi
   }
 }
 
-__attribute__((noinline)) void io_event(const TraceCall& t, uint32_t op, int fd, int64_t bytes) {
+void io_event(const TraceCall& t, uint32_t op, int fd, int64_t bytes) {
   write_event(t, op, fd, bytes, io_file_of(fd));
 }
 
-__attribute__((noinline)) void io_dup(const TraceCall& t, int old_fd, int new_fd) {
+void io_dup(const TraceCall& t, int old_fd, int new_fd) {
   uint32_t id = io_file_of(old_fd);
   if (new_fd >= 0) install(new_fd, id);
   write_event(t, format::kIoDup, new_fd, new_fd >= 0 ? 0 : -1, id);
 }
 
-__attribute__((noinline)) void io_pipe(const TraceCall& t, const int* fds, int rc) {
+void io_pipe(const TraceCall& t, const int* fds, int rc) {
   if (rc != 0) return write_event(t, format::kIoPipe, -1, -1, 0);
   // Each end gets its own id, named by the kernel ("pipe:[1234]").
   if (fds[1] >= 0 && fds[1] < kMaxFds) name_fd(fds[1], "pipe", false);

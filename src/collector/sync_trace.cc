@@ -60,13 +60,13 @@ void sync_trace_init() {
 uint64_t sync_threshold_ns() { return g_threshold_ns; }
 bool sync_try_first() { return g_try_first; }
 
-__attribute__((noinline)) void sync_wait(const TraceCall& t, uint32_t op, uint64_t object) {
+void sync_wait(const TraceCall& t, uint32_t op, uint64_t object) {
   uint64_t end = t.end_ns;
   uint64_t wait = end > t.start_ns ? end - t.start_ns : 0;
   if (g_threshold_ns && wait <= g_threshold_ns) return;
   TraceWriter w = trace_enter();
   if (!w.ts) return;
-  uint64_t stack = trace_stack(w.ts);
+  uint64_t stack = trace_stack(w.ts, t);
   auto* rec = static_cast<SyncEventRecord*>(
       record_reserve(w.ts, format::DataKind::kSync, format::kRecSyncEvent, sizeof(SyncEventRecord)));
   if (rec) {

@@ -2,6 +2,7 @@
 
 #include <link.h>
 #include <pthread.h>
+#include <ucontext.h>
 
 #include "collector/heap_trace.h"
 #include "collector/io_trace.h"
@@ -131,19 +132,24 @@ void trace_exit(const TraceWriter& w) {
   if (w.shared) __atomic_store_n(&g_shared_lock, 0, __ATOMIC_RELEASE);
 }
 
-__attribute__((noinline)) uint64_t trace_stack(ThreadState* ts) {
+uint64_t trace_stack(ThreadState* ts, const TraceCall& t) {
+  // The wrapper's caller as a signal context would describe it: its pc is the return address,
+  // its stack pointer is just above that return address, its frame pointer was saved by the
+  // wrapper's prologue. Other registers are unknown (0); CFA rules use the stack or frame
+  // pointer. The walk then starts in the program, not in the collector's frames.
+  ucontext_t uc;
+  __builtin_memset(uc.uc_mcontext.gregs, 0, sizeof uc.uc_mcontext.gregs);
+  const auto* frame = static_cast<const uint64_t*>(t.frame);
+  uc.uc_mcontext.gregs[REG_RBP] = greg_t(frame[0]);
+  uc.uc_mcontext.gregs[REG_RIP] = greg_t(frame[1]);
+  uc.uc_mcontext.gregs[REG_RSP] = greg_t(reinterpret_cast<uintptr_t>(frame + 2));
   uint64_t pcs[format::kMaxStackFrames + 1];
+  pcs[0] = t.function;  // the interposed function itself, e.g. malloc
   unwind::UnwindStatus st{};
   unwind::StackBounds bounds{ts->stack_lo, ts->stack_hi};
-  int n = unwind::unwind_from_here(0, bounds, pcs, int(format::kMaxStackFrames), &st);
-  // The first frames are the collector's (this function, the recorder, the wrapper): keep the
-  // outermost of them, the interposed function, whatever the compiler inlined.
-  int first = 0;
-  while (first + 1 < n && pc_in_collector(pcs[first + 1])) ++first;
-  n -= first;
-  uint64_t* p = pcs + first;
-  if (st.failed && !st.truncated && n < int(format::kMaxStackFrames)) p[n++] = format::kUnwindFailedPc;
-  return stack_intern(ts, p, n, st.truncated);
+  int n = 1 + unwind::unwind_from_ucontext(&uc, bounds, pcs + 1, int(format::kMaxStackFrames) - 1, &st);
+  if (st.failed && !st.truncated && n < int(format::kMaxStackFrames)) pcs[n++] = format::kUnwindFailedPc;
+  return stack_intern(ts, pcs, n, st.truncated);
 }
 
 }  // namespace erkit::collector

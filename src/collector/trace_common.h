@@ -10,6 +10,8 @@
 #pragma once
 #include <stdint.h>
 
+#include "collector/interposer_support.h"
+
 namespace erkit::collector {
 
 struct ThreadState;
@@ -48,9 +50,9 @@ TraceWriter trace_enter();
 void trace_exit(const TraceWriter& w);
 
 // The call stack of the traced call, leaf first, interned in the stacks file: its first frame is
-// the interposed function itself (e.g. malloc), then the program's call site and its callers.
-// Must be called from a recorder invoked by a generated wrapper.
-uint64_t trace_stack(ThreadState* ts);
+// the interposed function itself (its entry address, e.g. malloc + 0), then the program's call
+// site and its callers. Unwinds from the caller registers the wrapper's frame holds (x86-64).
+uint64_t trace_stack(ThreadState* ts, const TraceCall& t);
 
 // Whether pc lies in libcollector.so's own code.
 bool pc_in_collector(uint64_t pc);
