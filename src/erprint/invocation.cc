@@ -71,8 +71,9 @@ Invocation parse_invocation(const std::vector<std::string>& args) {
       }
       std::string line = c->name;
       int taken = 0;
+      // Required arguments are taken even when they look like options ("-outfile -").
       while (taken < c->max_args && i + 1 < args.size() && !looks_like_experiment(args[i + 1]) &&
-             !is_option(args[i + 1])) {
+             (taken < c->min_args || !is_option(args[i + 1]))) {
         // Expressions go as written (their own quotes matter); other words are quoted.
         line += " " + (c->raw_after >= 0 && taken >= c->raw_after ? args[++i] : quote(args[++i]));
         ++taken;

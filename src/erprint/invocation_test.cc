@@ -37,6 +37,9 @@ TEST(Invocation, OptionalArgumentsStopAtOptionsAndExperiments) {
   ASSERT_EQ(inv.error, "");
   EXPECT_EQ(texts(inv), (std::vector<std::string>{"sort \"-e.user\"", "fsingle \"foo\" \"2\"", "header"}));
   EXPECT_EQ(inv.experiments, (std::vector<std::string>{"a.er", "b.er/", "g.erg"}));
+  // Required arguments are taken even when they look like options.
+  inv = parse_invocation({"-outfile", "-", "-mapfile", "a.out", "-", "lld", "x.er"});
+  EXPECT_EQ(texts(inv), (std::vector<std::string>{"outfile \"-\"", "mapfile \"a.out\" \"-\" \"lld\""}));
   // "-sort" followed by a command takes no argument (it prints the current sort).
   inv = parse_invocation({"-sort", "-functions", "x.er"});
   EXPECT_EQ(texts(inv), (std::vector<std::string>{"sort", "functions"}));

@@ -140,11 +140,15 @@ std::vector<SampleInterval> sample_intervals(const model::Profile& p, uint32_t x
 }
 
 std::string render_selection_list(const model::Profile& p, const selection::SelectionState& sel, Target t) {
-  std::string out = "Exp Sel       Total\n=== ========= =====\n";
+  std::vector<std::string> sels;
+  size_t w = 9;
   for (uint32_t x = 0; x < p.experiments().size(); ++x) {
-    std::string s = sel.experiment_selected(x + 1) ? ranges(selected(p, sel, x, t)) : "none";
-    out += fmt::format("{:>3} {:<9} {:>5}\n", x + 1, s, existing(p, x, t).size());
+    sels.push_back(sel.experiment_selected(x + 1) ? ranges(selected(p, sel, x, t)) : "none");
+    w = std::max(w, sels.back().size());
   }
+  std::string out = fmt::format("Exp {:<{}} Total\n=== {:=<{}} =====\n", "Sel", w, "", w);
+  for (uint32_t x = 0; x < p.experiments().size(); ++x)
+    out += fmt::format("{:>3} {:<{}} {:>5}\n", x + 1, sels[x], w, existing(p, x, t).size());
   if (t == Target::Threads || t == Target::Lwps) {
     out += "\nExp Thread     LWP Sel   Events  First (s)   Last (s)\n=== ====== ======= === ======== ========== ==========\n";
     for (uint32_t x = 0; x < p.experiments().size(); ++x)
