@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "erprint/commands.h"
+#include "erprint/session.h"
 #include "reader/experiment.h"
 
 namespace erkit::erprint {
@@ -66,6 +67,13 @@ Invocation parse_invocation(const std::vector<std::string>& args) {
       std::string error;
       const Command* c = find_command(a.substr(1), &error);
       if (!c) {
+        // A predefined memory-object type is a command too (types from .er.rc: -memobj T).
+        bool memobj = false;
+        for (const auto& [name, expr] : predefined_memobj_types()) memobj |= name == a.substr(1);
+        if (memobj) {
+          inv.actions.push_back({Action::Kind::Command, a.substr(1)});
+          continue;
+        }
         inv.error = error;
         return inv;
       }

@@ -41,6 +41,14 @@ class FunctionNameTable : public filter::FunctionNames {
 
 }  // namespace
 
+const std::vector<std::pair<std::string, std::string>>& predefined_memobj_types() {
+  static const std::vector<std::pair<std::string, std::string>> types = {
+      {"Vpage_4K", "VADDR>255?VADDR>>12:-1"}, {"Ppage_4K", "PADDR>0?PADDR>>12:-1"},
+      {"Vpage_2M", "VADDR>255?VADDR>>21:-1"}, {"Ppage_2M", "PADDR>0?PADDR>>21:-1"},
+      {"Vline_64B", "VADDR>255?VADDR>>6:-1"}, {"Pline_64B", "PADDR>0?PADDR>>6:-1"}};
+  return types;
+}
+
 std::string system_rc_path() {
   if (const char* e = std::getenv("ERKIT_SYSTEM_RC"); e && *e) return e;
   char buf[PATH_MAX];
@@ -66,9 +74,7 @@ Session::Session(std::optional<rcfile::RcDefaults> rc_in) {
   if (auto v = rc.get("viewmode")) viewmode = *v;
   if (auto d = rc.get("en_desc")) en_desc = *d == "on";
   // Predefined memory-object types (Linux page and cache-line sizes), then .er.rc ones.
-  memobj_types = {{"Vpage_4K", "VADDR>255?VADDR>>12:-1"},  {"Ppage_4K", "PADDR>0?PADDR>>12:-1"},
-                  {"Vpage_2M", "VADDR>255?VADDR>>21:-1"},  {"Ppage_2M", "PADDR>0?PADDR>>21:-1"},
-                  {"Vline_64B", "VADDR>255?VADDR>>6:-1"},  {"Pline_64B", "PADDR>0?PADDR>>6:-1"}};
+  memobj_types = predefined_memobj_types();
   for (const auto& d : rc.mobj_defines)
     if (std::none_of(memobj_types.begin(), memobj_types.end(), [&](const auto& m) { return m.first == d.first; }))
       memobj_types.push_back(d);

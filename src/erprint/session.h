@@ -116,6 +116,9 @@ class Session {
 extern const char* const kBuiltinDefaultMetrics;
 extern const char* const kBuiltinDefaultSort;
 
+// Memory-object types every session starts with (name, index expression).
+const std::vector<std::pair<std::string, std::string>>& predefined_memobj_types();
+
 // The system er.rc shipped with the tools: $ERKIT_SYSTEM_RC if set, else
 // <dir of er_print>/../share/erkit/er.rc.
 std::string system_rc_path();
