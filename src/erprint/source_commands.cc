@@ -107,7 +107,7 @@ bool resolve_target(Session& s, const std::vector<std::string>& a, Target* t, st
     if (k < 0) return false;
     const auto& e = ft.at(funcs[size_t(k)]);
     const auto& lo = ft.object(e.object);
-    t->obj = st.code.get(lo.path, lo.build_id, error);
+    t->obj = st.code.get(lo.code_file(), lo.build_id, error);
     if (!t->obj) return false;
     t->func = funcs[size_t(k)];
     t->context = context;
@@ -120,7 +120,7 @@ bool resolve_target(Session& s, const std::vector<std::string>& a, Target* t, st
     model::ObjId o = ft.at(f).object;
     if (o == model::kNoObject || !seen.insert(o).second) continue;
     std::string e;
-    auto* ix = st.code.get(ft.object(o).path, ft.object(o).build_id, &e);
+    auto* ix = st.code.get(ft.object(o).code_file(), ft.object(o).build_id, &e);
     if (ix && !ix->lines().files_matching(name).empty()) objs.push_back(ix);
   }
   if (objs.empty()) {

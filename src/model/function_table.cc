@@ -14,7 +14,7 @@ FunctionTable::FunctionTable() {
   }
 }
 
-ObjId FunctionTable::intern_object(const std::string& path, const std::string& build_id) {
+ObjId FunctionTable::intern_object(const std::string& path, const std::string& build_id, const std::string& file) {
   std::string key = path + '\0' + build_id;
   auto it = objects_by_key_.find(key);
   if (it != objects_by_key_.end()) return it->second;
@@ -23,6 +23,7 @@ ObjId FunctionTable::intern_object(const std::string& path, const std::string& b
   size_t slash = path.rfind('/');
   o.name = slash == std::string::npos ? path : path.substr(slash + 1);
   o.build_id = build_id;
+  if (file != path) o.file = file;
   ObjId id = ObjId(objects_.size());
   objects_.push_back(std::move(o));
   objects_by_key_.emplace(std::move(key), id);

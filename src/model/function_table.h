@@ -18,6 +18,8 @@ struct LoadObjectInfo {
   std::string path;
   std::string name;      // basename, e.g. libc.so.6
   std::string build_id;
+  std::string file;      // where its code and symbols are read (an archived copy), "" = path
+  const std::string& code_file() const { return file.empty() ? path : file; }
 };
 
 struct FunctionEntry {
@@ -34,7 +36,7 @@ struct FunctionEntry {
 class FunctionTable {
  public:
   FunctionTable();
-  ObjId intern_object(const std::string& path, const std::string& build_id);
+  ObjId intern_object(const std::string& path, const std::string& build_id, const std::string& file = "");
   FuncId intern(FunctionEntry e);  // keyed by (name, object)
   FuncId total() const { return 0; }
   FuncId unknown() const { return 1; }

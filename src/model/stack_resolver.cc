@@ -69,7 +69,7 @@ FuncId StackResolver::static_function(ObjId obj, const symbols::ObjectSymbols* s
 
 StackResolver::PcResult StackResolver::symbolise(const reader::LoadObject& lo, uint64_t pc, bool leaf) {
   PcResult r;
-  ObjId obj = funcs_.intern_object(lo.path, lo.build_id);
+  ObjId obj = funcs_.intern_object(lo.path, lo.build_id, lo.symbol_file());
   uint64_t vaddr = pc - lo.bias;
   // A return address points after the call; look up the call instruction itself.
   uint64_t lookup = leaf || vaddr == 0 ? vaddr : vaddr - 1;

@@ -56,7 +56,7 @@ AnnotationMetrics build_annotation_metrics(model::Profile& p, const std::vector<
   for (const auto& pc : m.pcs) {
     const auto& pe = r.pcs()[pc.pc];
     if (pe.object == model::kNoObject) continue;
-    const std::string& path = p.functions().object(pe.object).path;
+    const std::string& path = p.functions().object(pe.object).code_file();
     ExclIncl& v = (pc.caller ? a.return_pcs : a.leaf_pcs)[path][pe.vaddr];
     v.excl = pc.excl;
     v.incl = pc.incl;
