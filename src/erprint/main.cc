@@ -43,7 +43,16 @@ int main(int argc, char** argv) {
     fmt::print("er_print: erkit {}\n", ERKIT_VERSION);
     if (inv.experiments.empty()) return 0;
   }
-  if (inv.experiments.empty()) return fail(fmt::format("no experiment given\n{}", kUsage));
+  if (inv.experiments.empty()) {
+    // help and version need no experiment.
+    bool only_info = !inv.actions.empty();
+    for (const auto& a : inv.actions) only_info &= a.kind == Action::Kind::Command && (a.text == "help" || a.text == "version");
+    if (!only_info) return fail(fmt::format("no experiment given\n{}", kUsage));
+    Session s;
+    s.finish_loading();
+    for (const auto& a : inv.actions) execute(s, a.text);
+    return 0;
+  }
   rcfile::RcDefaults rc = load_defaults();
   for (const auto& w : rc.warnings) fmt::print(stderr, "er_print: warning: {}\n", w);
   Session s(std::move(rc));
