@@ -7,6 +7,9 @@ lib=$1
 undef=$(nm -D --undefined-only "$lib" | awk '{print $2}')
 bad=$(grep -E '^(_Z|__cxa_|__gxx_|_Unwind_)' <<<"$undef" | grep -vE '^__cxa_(finalize|atexit)@' || true)
 alloc=$(grep -E '^(malloc|calloc|realloc|free|operator)(@|$)' <<<"$undef" || true)
+# The heap tracer defines malloc & co. itself, so a call from collector code would not show as an
+# import but as a PLT slot bound to the exported wrapper: none may exist.
+alloc+=$(readelf -rW "$lib" | awk '$3 ~ /JUMP_SLOT/ {print $5}' | grep -E '^(malloc|calloc|realloc|free|reallocarray|memalign|posix_memalign|aligned_alloc|valloc|pvalloc|strdup)(@|$)' || true)
 needed=$(readelf -d "$lib" | grep NEEDED | grep -E 'libstdc\+\+|libgcc_s' || true)
 status=0
 if [[ -n "$bad" ]]; then echo "C++ runtime symbols imported:"; echo "$bad"; status=1; fi

@@ -87,11 +87,11 @@ struct OpStats {
     if (r.bytes < 0) ++errors;
     else if (with_size) sizes.add(uint64_t(r.bytes));
   }
-  std::string render(const char* kind, const char* calls_title) const {
+  // kind: "Write"; noun: "write" (in "Longest write", "Smallest write bytes").
+  std::string render(const char* kind, const char* noun, const char* calls_title) const {
     std::string out = fmt::format("{} Statistics\n", kind);
     if (calls == 0) return out + "  no calls\n\n";
-    std::string lower(kind);
-    for (auto& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+    std::string lower(noun);
     if (sizes.count) {
       out += sizes.render("I/O Size Range", calls_title);
       out += fmt::format("{:<34}{}\n{:<34}{}\n", fmt::format("Smallest {} bytes", lower), sizes.min(),
@@ -161,8 +161,8 @@ std::string render_io_stat(model::Profile& p) {
       else if (r.op == format::kIoWrite) writes.add(r, true);
       else others.add(r, false);
     }
-  return writes.render("Write", "Write Calls") + reads.render("Read", "Read Calls") +
-         others.render("Other I/O", "Calls");
+  return writes.render("Write", "write", "Write Calls") + reads.render("Read", "read", "Read Calls") +
+         others.render("Other I/O", "other call", "Calls");
 }
 
 }  // namespace erkit::views

@@ -122,7 +122,7 @@ std::string render_heap_stat(model::Profile& p) {
                      "Largest allocation bytes", allocs.max, "Total allocations", allocs.count, "Total bytes",
                      allocs.bytes);
   out += "Memory Leaks Statistics\n" + leaks.render("Leak Size Range", "Leaks");
-  out += fmt::format("{:<34}{}\n{:<34}{}\n{:<34}{}\n{:<34}{}\n", "Smallest leaked bytes", leaks.min(),
+  out += fmt::format("{:<34}{}\n{:<34}{}\n{:<34}{}\n{:<34}{}\n\n", "Smallest leaked bytes", leaks.min(),
                      "Largest leaked bytes", leaks.max, "Total leaks", leaks.count, "Total bytes", leaks.bytes);
   return out;
 }
