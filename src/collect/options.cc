@@ -8,6 +8,8 @@
 #include <cstring>
 #include <map>
 
+#include "common/regex_guard.h"
+
 namespace erkit::collect {
 namespace {
 
@@ -167,6 +169,9 @@ ParseResult parse_options(const std::vector<std::string>& args) {
         else if (v == "all") o.follow = 2;
         else if (v.size() > 1 && v[0] == '=') {
           // The collector matches with POSIX extended expressions: check with the same engine.
+          // Nested repetitions would make regcomp exhaust memory here and in every descendant.
+          if (erkit::common::regex_too_complex(v.substr(1)))
+            return fail(fmt::format("bad -F regular expression '{}': too many nested repetitions", v.substr(1)));
           regex_t re;
           int rc = regcomp(&re, v.c_str() + 1, REG_EXTENDED | REG_NOSUB);
           if (rc != 0) {

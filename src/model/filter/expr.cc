@@ -234,9 +234,14 @@ const char* field_text(Field f) {
 }
 
 std::string quote(const std::string& s) {
+  // The lexer reads \" and \\ as escapes and keeps any other backslash: a backslash is
+  // doubled only where it would otherwise be read as one of those (before \ or ", or last).
+  // (Printing "a\\b" for the pattern a\\b re-parsed as a\b: found by fuzz_filter, issue 11.)
   std::string out = "\"";
-  for (char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
     if (c == '"') out += "\\\"";
+    else if (c == '\\' && (i + 1 == s.size() || s[i + 1] == '\\' || s[i + 1] == '"')) out += "\\\\";
     else out += c;
   }
   return out + "\"";

@@ -5,6 +5,7 @@
 #include <optional>
 #include <regex.h>
 
+#include "common/regex_guard.h"
 #include "lexer.h"
 
 namespace erkit::filter::detail {
@@ -336,6 +337,11 @@ class Parser {
 }  // namespace
 
 bool regex_valid(const std::string& pattern, std::string* err) {
+  // Nested repetitions make glibc's compiled pattern grow exponentially (issue 11: fuzzing).
+  if (common::regex_too_complex(pattern)) {
+    if (err) *err = "too many nested repetitions (the compiled pattern would be too large)";
+    return false;
+  }
   regex_t re;
   const int rc = regcomp(&re, pattern.c_str(), REG_EXTENDED);
   if (rc != 0) {
