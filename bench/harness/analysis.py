@@ -105,7 +105,7 @@ class ToolAnalysis:
     tool: str
     source: str
     samples: int = 0
-    frames: str = ""
+    bytes: int = 0
     timings: dict = field(default_factory=dict)   # view -> Timing
 
 
@@ -125,14 +125,16 @@ def compare_tools(ctx, kept, cmds):
     exp = os.path.join(kept, "deepstack-erkit-hi.er")
     if os.path.isdir(exp):
         a = ToolAnalysis("erkit", "deepstack, collect -p hi (rep 0)")
-        a.samples = tools.read_erkit(ctx, exp).samples
+        rec = tools.read_erkit(ctx, exp)
+        a.samples, a.bytes = rec.samples, rec.bytes
         for cmd in cmds:
             a.timings[cmd] = timed(ctx, f"erkit {cmd} deepstack", [ctx.er_print, f"-{cmd}", exp], 3)
         rows.append(a)
     data = perf_deep_recording(ctx)
     if data:
         a = ToolAnalysis("perf", "deepstack_fp, perf record -g -c 250000 (4 kHz)")
-        a.samples = tools.read_perf(data, 250000).samples
+        rec = tools.read_perf(data, 250000)
+        a.samples, a.bytes = rec.samples, rec.bytes
         base = ["perf", "report", "-i", data, "--stdio"]
         a.timings["functions"] = timed(ctx, "perf functions", base + ["--no-children", "-g", "none"])
         a.timings["callers-callees"] = Timing("callers-callees", failure="no equivalent view")
@@ -142,7 +144,8 @@ def compare_tools(ctx, kept, cmds):
     exp = os.path.join(kept, "deepstack-gprofng-hi.er")
     if os.path.isdir(exp):
         a = ToolAnalysis("gprofng", "deepstack, gprofng collect app -p hi (rep 0)")
-        a.samples = tools.read_gprofng(exp).samples
+        rec = tools.read_gprofng(exp)
+        a.samples, a.bytes = rec.samples, rec.bytes
         base = ["gprofng", "display", "text"]
         for cmd in ("functions", "callers-callees", "calltree"):
             a.timings[cmd] = timed(ctx, f"gprofng {cmd}", base + [f"-{cmd}", exp])

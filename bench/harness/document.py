@@ -99,7 +99,7 @@ def reading(d):
             if _worse(ov.med_wall(r, n, f"erkit-{rate}"), ov.med_wall(r, n, f"perf-{rate}")):
                 behind.append(f"wall time at -p {rate} on {n}: erkit {rp.sec(ov.med_wall(r, n, f'erkit-{rate}'), 2)} s, "
                               f"perf {rp.sec(ov.med_wall(r, n, f'perf-{rate}'), 2)} s")
-    for n in ("mallocs", "locks"):
+    for n in ("mallocs", "locks", "forkexec"):
         if any(w.name == n for w in d.workloads):
             out.append(f"- **Clock profiling on {n}** (no tracing asked for): wall erkit -p on "
                        f"{rp.pct(ov.overhead(r, n, 'erkit-on'))}, perf {rp.pct(ov.overhead(r, n, 'perf-on'))}, "
@@ -117,7 +117,7 @@ def reading(d):
         if fixed["erkit-on"] > min(fixed["perf-on"], fixed["gprofng-on"]) * 1.1:
             behind.append("fixed start/stop cost")
     for n in ("cpu1", "cpu4"):
-        parts = []
+        parts = []  # CPU-timer samples / expected
         for k in rp.clock_keys(r):
             f = ov.fidelity(r, n, k)
             if f:

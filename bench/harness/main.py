@@ -85,9 +85,9 @@ def check_prereqs(ctx):
                if not os.path.exists(p)]
     if missing:
         sys.exit(f"bench/run: missing {', '.join(missing)}; build first (drop --no-build)")
-    for tool in ("perf", "gprofng"):
+    for tool in ("perf", "gprofng", "heaptrack"):
         if not shutil.which(tool):
-            sys.exit(f"bench/run: '{tool}' is not installed; the comparison needs it")
+            print(f"bench/run: '{tool}' is not installed: its configurations are left out", file=sys.stderr)
 
 
 def unwind_bench(ctx):
@@ -186,6 +186,9 @@ def write_doc(ctx, d, a, elapsed, load_before, load_after):
              "Do not edit by hand: re-run `bench/run` (see *How to reproduce*).\n")
     s.append("## Machine\n")
     s.append(machine.describe(ctx) + "\n")
+    absent = [t for t in ("perf", "gprofng", "heaptrack") if not shutil.which(t)]
+    if absent:
+        s.append(f"- Not installed, so left out of every table: {', '.join(absent)}.")
     s.append(f"- Load average (1/5/15 min) before: {' '.join(load_before)}, after: {' '.join(load_after)}.")
     if busy > 0.5:
         s.append(f"  **The machine was shared** (other engineers compiling): wall-clock figures carry that noise; "
@@ -210,7 +213,10 @@ def write_doc(ctx, d, a, elapsed, load_before, load_after):
     s.append("## 4. Fidelity: samples recorded vs expected, per thread\n")
     s.append("Expected = the thread's CPU time as the kernel counts it (`CLOCK_THREAD_CPUTIME_ID`, written by the "
              "workload itself when the thread ends) / the tool's sampling period, for threads expected to get ≥ 10 "
-             "samples; recorded samples are counted over those threads too. *CPU recorded / kernel* compares the CPU time the tool attributes (erkit: User + System CPU "
+             "samples; recorded samples are counted over those threads too. For erkit they are the samples its "
+             "CPU timers took, read from the experiment's `profile` file; *erkit wait samples* are the clock "
+             "samples it also records for threads that were not running (runnable, blocked or sleeping: the "
+             "Linux microstates), which `er_print -thread_list` counts among the events. *CPU recorded / kernel* compares the CPU time the tool attributes (erkit: User + System CPU "
              "of `<Total>`; perf: samples × period; gprofng: `<Total>` Total CPU) with the kernel's sum "
              "over all threads. gprofng prints no per-thread sample counts (its `-thread_list` shows only the number "
              "of threads with data), so its samples are its CPU time / period.\n")
@@ -218,7 +224,9 @@ def write_doc(ctx, d, a, elapsed, load_before, load_after):
     s.append("## 5. Experiment size\n")
     s.append("Whole experiment directory (erkit, gprofng) or `perf.data`, apparent bytes; gprofng's `archives/` "
              "(copies of the load objects) is left out. erkit's data files grow in 64 KiB blocks, so short runs are "
-             "dominated by block granularity.\n")
+             "dominated by block granularity. perf's `-g` walks frame pointers, which these workloads (built like "
+             "Debian's packages) do not keep, so its stacks here are incomplete and small; section 8 gives its size "
+             "per sample with complete ~100-frame stacks.\n")
     s.append(rp.size_table(d.results, d.workloads))
     s.append("## 6. Tracing cost per call\n")
     s.append("Extra time per allocation (`mallocs-trace`: one malloc + one free, 1 M of them) or per lock/unlock "

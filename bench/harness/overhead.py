@@ -40,16 +40,19 @@ def read_truth(path):
 
 
 def configs_for(wl, quick=False):
+    # --quick runs every tool and parser once; perf and gprofng at 1 ms add no new code path.
+    skip = ("perf-hi", "gprofng-hi") if quick else ()
+    return [c for c in _configs_for(wl) if tools.installed(c.tool) and c.key not in skip]
+
+
+def _configs_for(wl):
     if wl.extra == "heap":
         return tools.clock_configs()[:1] + tools.heap_configs()
     if wl.extra == "sync":
         return tools.clock_configs()[:1] + tools.sync_configs()
     if wl.name == "noop":  # the fixed cost of every configuration, subtracted from per-call costs
         return tools.clock_configs() + tools.heap_configs() + tools.sync_configs()
-    cfgs = tools.clock_configs()
-    if quick:  # every tool and parser once; perf and gprofng at 1 ms add no new code path
-        cfgs = [c for c in cfgs if c.key not in ("perf-hi", "gprofng-hi")]
-    return cfgs
+    return tools.clock_configs()
 
 
 def run_matrix(ctx, workloads, reps, keep_dir):
@@ -145,6 +148,7 @@ def fidelity(results, wl, key, min_expected=10):
             "threads_data": s.rec.threads_with_data,
             "expected": expected,
             "recorded": recorded,
+            "other": s.rec.other_samples,
             "total_ratio": recorded / expected if expected else None,
             "cpu_ratio": s.rec.cpu_ns / true_cpu if true_cpu else None,
             "per_thread": None,
@@ -155,7 +159,7 @@ def fidelity(results, wl, key, min_expected=10):
     if not per_rep:
         return None
     out = {k: median([r[k] for r in per_rep]) for k in ("threads_busy", "threads_data", "expected", "recorded",
-                                                         "total_ratio", "cpu_ratio")}
+                                                         "other", "total_ratio", "cpu_ratio")}
     pts = [r["per_thread"] for r in per_rep if r["per_thread"]]
     out["thread_min"] = median([min(p) for p in pts]) if pts else None
     out["thread_max"] = median([max(p) for p in pts]) if pts else None

@@ -87,15 +87,15 @@ def fidelity_table(results, wls):
         for k in clock_keys(results):
             f = ov.fidelity(results, w.name, k)
             if f is None:
-                rows.append([w.name, label[k], "no data"] + [""] * 4)
+                rows.append([w.name, label[k], "no data"] + [""] * 5)
                 continue
             per = ("n/a" if f["thread_min"] is None
                    else f"{f['thread_min']:.2f}–{f['thread_max']:.2f}")
             rows.append([w.name, label[k], f"{f['threads_data']:.0f} / {f['threads_busy']:.0f}",
                          f"{f['recorded']:.0f} / {f['expected']:.0f}", sec(f["total_ratio"], 2), per,
-                         sec(f["cpu_ratio"], 2)])
-    return table(["workload", "tool", "threads with samples / busy threads", "samples recorded / expected",
-                  "ratio", "per-thread ratio (min–max)", "CPU recorded / kernel"], rows)
+                         sec(f["cpu_ratio"], 2), f"{f['other']:.0f}" if k.startswith("erkit") else ""])
+    return table(["workload", "tool", "threads with samples / busy threads", "CPU-timer samples recorded / expected",
+                  "ratio", "per-thread ratio (min–max)", "CPU recorded / kernel", "erkit wait samples"], rows)
 
 
 def size_table(results, wls):
@@ -149,9 +149,10 @@ def synth_table(cases, cmds):
 def compare_table(rows):
     out = []
     for a in rows:
-        out.append([a.tool, a.source, f"{a.samples:,}"] +
+        bps = f"{a.bytes / a.samples:,.0f}" if a.samples else "–"
+        out.append([a.tool, a.source, f"{a.samples:,}", bps] +
                    [timing_cell(a.timings.get(k)) for k in ("functions", "callers-callees", "calltree")])
-    return table(["tool", "recording", "samples", "function list", "callers-callees", "call tree"], out)
+    return table(["tool", "recording", "samples", "bytes / sample", "function list", "callers-callees", "call tree"], out)
 
 
 def cold_table(rows):

@@ -7,6 +7,8 @@ a PMU and the one that samples correctly here (anchors.md section 2).
 """
 import os
 import re
+import shutil
+import struct
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -25,6 +27,7 @@ class Recording:
     threads_with_data: int = 0
     bytes: int = 0
     trace_events: int = -1         # heap/sync records, -1 when not a tracing config
+    other_samples: int = 0         # erkit: clock samples of waiting threads (not from the CPU timer)
     note: str = ""
 
 
@@ -68,6 +71,11 @@ class Config:
             path = artifact + ".zst" if os.path.exists(artifact + ".zst") else artifact + ".gz"
             return Recording(bytes=proc.tree_bytes(path), trace_events=-1)
         return Recording()
+
+
+def installed(tool):
+    """perf, gprofng and heaptrack are optional: their configurations are left out when missing."""
+    return tool in ("none", "erkit") or shutil.which(tool) is not None
 
 
 def clock_configs():
@@ -121,9 +129,13 @@ def read_erkit(ctx, exp):
     if samples is None:
         rec.note = "er_print -thread_list: no LWP table"
         return rec
-    rec.samples_by_tid = samples
     rec.samples = sum(samples.values())
     rec.threads_with_data = sum(1 for n in samples.values() if n > 0)
+    # er_print counts every clock event of a thread; the fidelity figure wants those its CPU timer
+    # took, not the wall-clock samples erkit also records for threads that wait (kClockFlagBlockedSample).
+    timer, other = read_erkit_clock_records(os.path.join(exp, "profile"))
+    rec.samples_by_tid = timer if timer or other else samples
+    rec.other_samples = sum(other.values())
     # CPU time = User + System CPU of <Total> (the kernel's thread CPU clock counts both).
     out = proc.text([ctx.er_print, "-metrics", "e.user:e.system", "-limit", "1", "-functions", exp])
     m = re.search(r"^\s*([\d.]+)\s+([\d.]+)\s+<Total>", out, re.M)
@@ -132,6 +144,36 @@ def read_erkit(ctx, exp):
     traced = _data_records(os.path.join(exp, "heaptrace")) + _data_records(os.path.join(exp, "synctrace"))
     rec.trace_events = traced  # bytes of trace records; > 0 means the tracer recorded something
     return rec
+
+
+def read_erkit_clock_records(path):
+    """({tid: CPU-timer samples}, {tid: other clock samples}) straight from an erkit "profile"
+    file, laid out as src/format/experiment_format.h defines (format version 1)."""
+    timer, other = Counter(), Counter()
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return timer, other
+    if len(data) < 24 or data[:8] != b"ERKITDAT":
+        return timer, other
+    version, header_size, block_size = struct.unpack_from("<III", data, 8)
+    if version != 1 or not header_size or not block_size:
+        return timer, other
+    for block in range(header_size, len(data), block_size):
+        pos, end = block, min(block + block_size, len(data))
+        while pos + 4 <= end:
+            word = struct.unpack_from("<I", data, pos)[0]
+            size = word & 0xFFFF
+            if word == 0 or size < 8:
+                break
+            complete = not word & 0x80000000
+            if complete and (word >> 16) & 0x7FFF == 2 and pos + 32 <= end:  # kRecClockSample
+                tid = struct.unpack_from("<I", data, pos + 4)[0]
+                flags = struct.unpack_from("<I", data, pos + 28)[0]
+                (other if flags & 2 else timer)[tid] += 1  # 2 = kClockFlagBlockedSample
+            pos += size
+    return dict(timer), dict(other)
 
 
 def parse_thread_list(out):
