@@ -133,6 +133,12 @@ void trace_exit(const TraceWriter& w) {
 }
 
 uint64_t trace_stack(ThreadState* ts, const TraceCall& t) {
+  uint64_t pcs[format::kMaxStackFrames + 1];
+  pcs[0] = t.function;  // the interposed function itself, e.g. malloc
+  unwind::UnwindStatus st{};
+  unwind::StackBounds bounds{ts->stack_lo, ts->stack_hi};
+  int n = 1;
+#if defined(__x86_64__)
   // The wrapper's caller as a signal context would describe it: its pc is the return address,
   // its stack pointer is just above that return address, its frame pointer was saved by the
   // wrapper's prologue. Other registers are unknown (0); CFA rules use the stack or frame
@@ -143,11 +149,16 @@ uint64_t trace_stack(ThreadState* ts, const TraceCall& t) {
   uc.uc_mcontext.gregs[REG_RBP] = greg_t(frame[0]);
   uc.uc_mcontext.gregs[REG_RIP] = greg_t(frame[1]);
   uc.uc_mcontext.gregs[REG_RSP] = greg_t(reinterpret_cast<uintptr_t>(frame + 2));
-  uint64_t pcs[format::kMaxStackFrames + 1];
-  pcs[0] = t.function;  // the interposed function itself, e.g. malloc
-  unwind::UnwindStatus st{};
-  unwind::StackBounds bounds{ts->stack_lo, ts->stack_hi};
-  int n = 1 + unwind::unwind_from_ucontext(&uc, bounds, pcs + 1, int(format::kMaxStackFrames) - 1, &st);
+  n += unwind::unwind_from_ucontext(&uc, bounds, pcs + 1, int(format::kMaxStackFrames) - 1, &st);
+#else
+  // Elsewhere the caller's stack pointer is not known from the frame record: walk from here and
+  // drop the collector's own frames (this function, the recorder, the wrapper).
+  uint64_t all[format::kMaxStackFrames + 1];
+  int m = unwind::unwind_from_here(0, bounds, all, int(format::kMaxStackFrames), &st);
+  int first = 0;
+  while (first < m && pc_in_collector(all[first])) ++first;
+  for (int i = first; i < m && n < int(format::kMaxStackFrames); ++i) pcs[n++] = all[i];
+#endif
   if (st.failed && !st.truncated && n < int(format::kMaxStackFrames)) pcs[n++] = format::kUnwindFailedPc;
   return stack_intern(ts, pcs, n, st.truncated);
 }

@@ -51,7 +51,8 @@ void trace_exit(const TraceWriter& w);
 
 // The call stack of the traced call, leaf first, interned in the stacks file: its first frame is
 // the interposed function itself (its entry address, e.g. malloc + 0), then the program's call
-// site and its callers. Unwinds from the caller registers the wrapper's frame holds (x86-64).
+// site and its callers. On x86-64 it unwinds from the caller registers the wrapper's frame
+// holds; elsewhere from here, dropping the collector's frames.
 uint64_t trace_stack(ThreadState* ts, const TraceCall& t);
 
 // Whether pc lies in libcollector.so's own code.
