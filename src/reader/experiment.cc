@@ -187,12 +187,27 @@ bool copy_record(const uint8_t* p, uint32_t size, Rec* out) {
   return true;
 }
 
+// Values no real run produces (one sample standing for over 2^48 ns, about 3 days, of a state;
+// an allocation, wait or transfer beyond 2^48): such records are damage, and adding them up
+// would overflow the 64-bit metrics (found by fuzz_reader, issue 11).
+constexpr uint64_t kMaxPlausible = uint64_t(1) << 48;
+bool plausible(const format::ClockSampleRecord& r) {
+  for (uint64_t ns : r.ns)
+    if (ns > kMaxPlausible) return false;
+  return true;
+}
+bool plausible(const format::HeapEventRecord& r) { return r.size <= kMaxPlausible; }
+bool plausible(const format::SyncEventRecord& r) { return r.wait_ns <= kMaxPlausible; }
+bool plausible(const format::IoEventRecord& r) {
+  return r.duration_ns <= kMaxPlausible && r.bytes >= -1 && r.bytes <= int64_t(kMaxPlausible);
+}
+
 void read_data(Experiment& e) {
   for (uint32_t k = 0; k < uint32_t(format::DataKind::kCount); ++k) {
     auto kind = format::DataKind(k);
     std::string file = format::kDataFileNames[k];
     std::vector<std::string> msgs;
-    uint64_t bad = 0;
+    uint64_t bad = 0, implausible = 0;
     auto st = read_data_file(e.path + "/" + file, kind, [&](uint32_t rk, const uint8_t* p, uint32_t size) {
       switch (rk) {
         case format::kRecStack: {
@@ -210,6 +225,7 @@ void read_data(Experiment& e) {
         case format::kRecClockSample: {
           format::ClockSampleRecord r;
           if (!copy_record(p, size, &r)) { ++bad; return; }
+          if (!plausible(r)) { ++implausible; return; }
           ClockSample s{r.tstamp_ns, r.stack_id, r.tid, r.cpu, r.flags, {}};
           std::memcpy(s.ns, r.ns, sizeof s.ns);
           e.clock.push_back(s);
@@ -223,17 +239,23 @@ void read_data(Experiment& e) {
         }
         case format::kRecHeapEvent: {
           format::HeapEventRecord r;
-          if (copy_record(p, size, &r)) e.heap.push_back(r); else ++bad;
+          if (!copy_record(p, size, &r)) ++bad;
+          else if (!plausible(r)) ++implausible;
+          else e.heap.push_back(r);
           return;
         }
         case format::kRecSyncEvent: {
           format::SyncEventRecord r;
-          if (copy_record(p, size, &r)) e.sync.push_back(r); else ++bad;
+          if (!copy_record(p, size, &r)) ++bad;
+          else if (!plausible(r)) ++implausible;
+          else e.sync.push_back(r);
           return;
         }
         case format::kRecIoEvent: {
           format::IoEventRecord r;
-          if (copy_record(p, size, &r)) e.io.push_back(r); else ++bad;
+          if (!copy_record(p, size, &r)) ++bad;
+          else if (!plausible(r)) ++implausible;
+          else e.io.push_back(r);
           return;
         }
         default: ++bad;
@@ -241,6 +263,8 @@ void read_data(Experiment& e) {
     }, &msgs);
     for (auto& m : msgs) e.problems.push_back({file, m});
     if (bad) e.problems.push_back({file, fmt::format("{} records of unknown kind or wrong size skipped", bad)});
+    if (implausible)
+      e.problems.push_back({file, fmt::format("{} records with impossible values (damaged) skipped", implausible)});
     e.incomplete_records += st.incomplete;
   }
   // Events whose call stack is not in the stacks file (deleted, truncated, or never flushed)
