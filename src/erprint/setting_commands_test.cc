@@ -140,7 +140,9 @@ TEST_F(SettingCommands, EveryReportIsJson) {
       EXPECT_TRUE(!v["data"].is_null() || !v["text"].is_null() || !v["error"].is_null()) << line;
       ++objects;
     }
-    if (ok_ && prints) EXPECT_GE(objects, 1u) << cmd;
+    if (ok_ && prints) {
+      EXPECT_GE(objects, 1u) << cmd;
+    }
     ++checked;
   }
   EXPECT_GT(checked, 50u);
