@@ -51,8 +51,9 @@ TEST(Defaults, EveryCombinationOfDataKinds) {
     const SortKey s = resolve_default_sort(kDsort, l, avail);
     if (s.flavor) {
       EXPECT_TRUE(l.find(s.flavor, s.name) && l.find(s.flavor, s.name)->visible()) << mask;
+    } else {
+      EXPECT_EQ(s.name, "name");
     }
-    else EXPECT_EQ(s.name, "name");
     // Derived lists resolve too.
     EXPECT_EQ(derive_callers_callees(l, avail).columns.back().name, "name");
     EXPECT_FALSE(derive_callers_callees_sort(s, avail).name.empty());
