@@ -106,6 +106,7 @@ class ToolAnalysis:
     source: str
     samples: int = 0
     bytes: int = 0
+    payload: int = 0   # erkit: bytes of records alone (no block padding)
     timings: dict = field(default_factory=dict)   # view -> Timing
 
 
@@ -126,7 +127,7 @@ def compare_tools(ctx, kept, cmds):
     if os.path.isdir(exp):
         a = ToolAnalysis("erkit", "deepstack, collect -p hi (rep 0)")
         rec = tools.read_erkit(ctx, exp)
-        a.samples, a.bytes = rec.samples, rec.bytes
+        a.samples, a.bytes, a.payload = rec.samples, rec.bytes, tools.erkit_payload_bytes(exp)
         for cmd in cmds:
             a.timings[cmd] = timed(ctx, f"erkit {cmd} deepstack", [ctx.er_print, f"-{cmd}", exp], 3)
         rows.append(a)

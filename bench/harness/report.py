@@ -150,6 +150,8 @@ def compare_table(rows):
     out = []
     for a in rows:
         bps = f"{a.bytes / a.samples:,.0f}" if a.samples else "–"
+        if a.samples and a.payload:
+            bps += f" ({a.payload / a.samples:,.0f} in records)"
         out.append([a.tool, a.source, f"{a.samples:,}", bps] +
                    [timing_cell(a.timings.get(k)) for k in ("functions", "callers-callees", "calltree")])
     return table(["tool", "recording", "samples", "bytes / sample", "function list", "callers-callees", "call tree"], out)

@@ -146,6 +146,38 @@ def read_erkit(ctx, exp):
     return rec
 
 
+def _records(data):
+    """(record word, offset) of every complete record of an erkit data file (format version 1)."""
+    if len(data) < 24 or data[:8] != b"ERKITDAT":
+        return
+    version, header_size, block_size = struct.unpack_from("<III", data, 8)
+    if version != 1 or not header_size or not block_size:
+        return
+    for block in range(header_size, len(data), block_size):
+        pos, end = block, min(block + block_size, len(data))
+        while pos + 4 <= end:
+            word = struct.unpack_from("<I", data, pos)[0]
+            size = word & 0xFFFF
+            if word == 0 or size < 8 or pos + size > end:
+                break
+            if not word & 0x80000000:
+                yield word, pos
+            pos += size
+
+
+def erkit_payload_bytes(exp):
+    """Bytes of complete records in an experiment's data files, without headers and the unused
+    tails of 64 KiB blocks: what the experiment costs per sample once it is large."""
+    total = 0
+    for name in ("stacks", "profile", "overview", "heaptrace", "synctrace", "iotrace", "hwcounters"):
+        try:
+            with open(os.path.join(exp, name), "rb") as f:
+                total += sum(w & 0xFFFF for w, _ in _records(f.read()))
+        except OSError:
+            pass
+    return total
+
+
 def read_erkit_clock_records(path):
     """({tid: CPU-timer samples}, {tid: other clock samples}) straight from an erkit "profile"
     file, laid out as src/format/experiment_format.h defines (format version 1)."""
@@ -155,24 +187,11 @@ def read_erkit_clock_records(path):
             data = f.read()
     except OSError:
         return timer, other
-    if len(data) < 24 or data[:8] != b"ERKITDAT":
-        return timer, other
-    version, header_size, block_size = struct.unpack_from("<III", data, 8)
-    if version != 1 or not header_size or not block_size:
-        return timer, other
-    for block in range(header_size, len(data), block_size):
-        pos, end = block, min(block + block_size, len(data))
-        while pos + 4 <= end:
-            word = struct.unpack_from("<I", data, pos)[0]
-            size = word & 0xFFFF
-            if word == 0 or size < 8:
-                break
-            complete = not word & 0x80000000
-            if complete and (word >> 16) & 0x7FFF == 2 and pos + 32 <= end:  # kRecClockSample
-                tid = struct.unpack_from("<I", data, pos + 4)[0]
-                flags = struct.unpack_from("<I", data, pos + 28)[0]
-                (other if flags & 2 else timer)[tid] += 1  # 2 = kClockFlagBlockedSample
-            pos += size
+    for word, pos in _records(data):
+        if (word >> 16) & 0x7FFF == 2 and pos + 32 <= len(data):  # kRecClockSample
+            tid, = struct.unpack_from("<I", data, pos + 4)
+            flags, = struct.unpack_from("<I", data, pos + 28)
+            (other if flags & 2 else timer)[tid] += 1  # 2 = kClockFlagBlockedSample
     return dict(timer), dict(other)
 
 
