@@ -46,7 +46,9 @@ TEST_F(ErPrintCommands, ManualExamplesVerbatim) {
   EXPECT_NE(report.find("current: a.user:a%user:name\n"), std::string::npos) << report;
   auto rows = parse_function_list(report.substr(report.find("Functions sorted by")));
   ASSERT_TRUE(rows.count("one") && rows.count("two")) << report;
-  EXPECT_NEAR(rows["two"].values[0] / rows["one"].values[0], 2.0, 0.3) << report;
+  // The profiler's accuracy is the spine tests' business; here: the report's own arithmetic.
+  EXPECT_GT(rows["two"].values[0], rows["one"].values[0]) << report;
+  EXPECT_NEAR(rows["two"].values[0] + rows["one"].values[0], rows["<Total>"].values[0], 0.0015) << report;
   EXPECT_NE(report.find("*two\n"), std::string::npos) << report;
 
   // Several experiments by a shell glob: <Total> is the sum of both.
