@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "format/record_descriptors.h"
+#include "collector/fd_guard.h"
 #include "collector/runtime.h"
 #include "collector/thread_state.h"
 
@@ -70,9 +71,12 @@ char* new_block(DataKind k) {
     }
   }
   if (__atomic_load_n(&g_out_of_space, __ATOMIC_RELAXED)) return nullptr;
+  // The program may have closed or reused the descriptor's number (fd_guard.h).
+  int fd = fd_guard_resolve(f.fd);
+  if (fd < 0) return nullptr;
   uint64_t idx = __atomic_fetch_add(&f.next_block, 1, __ATOMIC_RELAXED);
   off_t off = off_t(format::kHeaderSize + idx * format::kBlockSize);
-  if (!reserve_block(f.fd, off)) {
+  if (!reserve_block(fd, off)) {
     // Reliability fix (issue 11): a full file system used to kill the target with SIGBUS on
     // its first write to an unbacked page. Now recording stops and the log says why.
     if (!__atomic_exchange_n(&g_out_of_space, 1, __ATOMIC_RELAXED))
@@ -80,7 +84,7 @@ char* new_block(DataKind k) {
                                   "limit): event recording stopped");
     return nullptr;
   }
-  void* p = mmap(nullptr, format::kBlockSize, PROT_READ | PROT_WRITE, MAP_SHARED, f.fd, off);
+  void* p = mmap(nullptr, format::kBlockSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
   return p == MAP_FAILED ? nullptr : static_cast<char*>(p);
 }
 
@@ -126,6 +130,7 @@ bool data_files_open(const char* dir, uint64_t size_limit_bytes) {
     }
     g_files[k].fd = fd;
     g_files[k].next_block = 0;
+    fd_guard_add(&g_files[k].fd, path, O_RDWR);
   }
   return true;
 }

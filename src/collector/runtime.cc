@@ -17,6 +17,7 @@
 #include "collector/data_writer.h"
 #include "collector/descendants.h"
 #include "collector/dynamic_code.h"
+#include "collector/fd_guard.h"
 #include "collector/load_map.h"
 #include "collector/pause_resume.h"
 #include "collector/real_functions.h"
@@ -46,6 +47,17 @@ int open_append(const char* dir, const char* name) {
   path[dl] = '/';
   strcpy(path + dl + 1, name);
   return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+}
+
+// Guards the log or map descriptor against programs that close every descriptor (fd_guard.h).
+void guard_experiment_file(int* fd, const char* name) {
+  char path[4200];
+  size_t dl = strlen(g_rt.config.experiment_dir);
+  if (dl + strlen(name) + 2 > sizeof path) return;
+  memcpy(path, g_rt.config.experiment_dir, dl);
+  path[dl] = '/';
+  strcpy(path + dl + 1, name);
+  fd_guard_add(fd, path, O_WRONLY | O_APPEND);
 }
 
 void write_start_event() {
@@ -144,6 +156,8 @@ bool start_experiment_files_and_modules() {
     return false;
   }
   g_rt.active = true;
+  guard_experiment_file(&g_rt.log_fd, format::kLogFile);
+  guard_experiment_file(&g_rt.map_fd, format::kMapFile);
   write_start_event();
   __atomic_store_n(&g_rt.recording, 1, __ATOMIC_RELEASE);
   threads_init();

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include "collector/fd_guard.h"
+
 namespace erkit::collector {
 
 TextLine& TextLine::chr(char c) {
@@ -72,6 +74,7 @@ TextLine& TextLine::event(uint64_t tstamp_ns, const char* name) {
 }
 
 bool TextLine::write_to(int fd) {
+  fd = fd_guard_resolve(fd);  // the program may have closed or reused the number (fd_guard.h)
   if (fd < 0) return false;
   buf_[len_++] = '\n';
   ssize_t n = ::write(fd, buf_, len_);

@@ -115,5 +115,30 @@ TEST_F(ReliabilityEndings, ExperimentRemovedWhileRunningDoesNotDisturbTheTarget)
   EXPECT_FALSE(fs::exists(dir_ + "/gone.er/profile"));
 }
 
+// A program that closes every descriptor it did not open (close_range, as daemons and
+// closefrom() do) and reuses the numbers: the collector must not write into the program's
+// files (it used to append log lines and 64 KiB data blocks to them), and keeps recording.
+TEST_F(ReliabilityEndings, ProgramClosingEveryDescriptorKeepsItsFilesAndTheProfile) {
+  auto c = sh(bin("collect") + " -p hi " + program("rel_endings") + " close-all .");
+  ASSERT_EQ(c.status, 0) << c.err;
+  for (int i = 0; i < 12; ++i) {
+    std::ifstream in(dir_ + "/out" + std::to_string(i) + ".txt");
+    std::string content((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(content, "hello\n") << "out" << i << ".txt";
+  }
+  double cpu = cpu_seconds_reported(c.out);
+  ASSERT_GT(cpu, 0.4) << c.out;
+  auto f = er_print("-functions test.1.er");
+  ASSERT_EQ(f.status, 0) << f.err;
+  EXPECT_TRUE(f.err.empty()) << f.err;
+  auto rows = parse_function_list(f.out);
+  ASSERT_TRUE(rows.count("burn")) << f.out;
+  // All of burn()'s time comes after the descriptors were closed.
+  EXPECT_NEAR(rows["burn"].values[0] / cpu, 1.0, 0.15) << f.out;
+  std::ifstream log(dir_ + "/test.1.er/log");
+  std::string text((std::istreambuf_iterator<char>(log)), {});
+  EXPECT_NE(text.find(" exit how=exit"), std::string::npos) << "the collector's last log line is missing";
+}
+
 }  // namespace
 }  // namespace erkit::e2e

@@ -5,6 +5,9 @@
  *   rel_endings threads <n> <ms>      n threads each burn <ms>; exits 0
  *   rel_endings until-gone <path>     burns until <path> disappears, then starts a thread and
  *                                     burns some more (recording into a removed directory); exits 0
+ *   rel_endings close-all <dir>       closes every descriptor above 2 with a raw close_range,
+ *                                     opens 12 files in <dir> (reusing the numbers), burns in 4
+ *                                     threads, writes "hello\n" to each file; exits 0
  * stdout carries only deterministic lines (the comparison with a run without erkit), except
  * "cpu_ns <n>" which the tests read as ground truth. */
 #include <pthread.h>
@@ -12,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,6 +93,25 @@ int main(int argc, char** argv) {
     burn(100);
     pthread_join(t, NULL);
     printf("went on after %s was removed\n", argv[2]);
+    return 0;
+  }
+  if (strcmp(mode, "close-all") == 0) {
+    syscall(SYS_close_range, 3u, ~0u, 0u);  /* raw: no interposer sees it */
+    int fds[12];
+    char path[4096];
+    for (int i = 0; i < 12; i++) {
+      snprintf(path, sizeof path, "%s/out%d.txt", argv[2], i);
+      fds[i] = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    }
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++) pthread_create(&t[i], NULL, burn_thread, (void*)100L);
+    burn(100);
+    for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
+    for (int i = 0; i < 12; i++) {
+      if (write(fds[i], "hello\n", 6) != 6) return 4;
+      close(fds[i]);
+    }
+    report();
     return 0;
   }
   fprintf(stderr, "rel_endings: unknown mode %s\n", mode);
