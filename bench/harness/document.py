@@ -38,8 +38,11 @@ def targets(d):
     for rate, limit in (("on", 0.01), ("hi", 0.03)):
         w = ov.overhead(r, "cpu4", f"erkit-{rate}")
         c = ov.overhead(r, "cpu4", f"erkit-{rate}", ov.med_cpu)
+        # Verdict on CPU time of the process tree: on a shared 2-core VM the wall-clock median moves by
+        # more than the target (see the spread in table 1); for 4 CPU-bound threads on 2 cores the
+        # two agree when the machine is quiet.
         rows.append([f"clock profiling overhead, -p {rate}, 4-thread CPU-bound (issue 3)", f"≤ {limit * 100:.0f} %",
-                     f"wall {rp.pct(w)}, CPU {rp.pct(c)}", _verdict(None if w is None else w <= limit)])
+                     f"CPU {rp.pct(c)}, wall {rp.pct(w)}", _verdict(None if c is None else c <= limit)])
     f = ov.fidelity(r, "cpu4", "erkit-on")
     fh = ov.fidelity(r, "cpu4", "erkit-hi")
     vals = [x["cpu_ratio"] for x in (f, fh) if x and x["cpu_ratio"]]
@@ -81,7 +84,9 @@ def targets(d):
     rows.append(["uncontended lock tracing cost per lock+unlock, -s on (issue 8)", "≤ 50 ns",
                  f"CPU {rp.sec(lk_c, 1)} ns, wall {rp.sec(lk_w, 1)} ns" + _why_none(r, "locks-trace", "erkit-sync-all", rec_all),
                  _verdict(None if not rec_all or lk_c is None else lk_c <= 50)])
-    return rp.table(["target", "goal", "measured", "verdict"], rows)
+    return (rp.table(["target", "goal", "measured", "verdict"], rows) +
+            "\nVerdicts on overhead and per-call cost use CPU time (user + system of the whole process tree): "
+            "on this shared machine wall-clock medians move by more than the targets.\n")
 
 
 def reading(d):
