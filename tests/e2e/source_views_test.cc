@@ -199,7 +199,7 @@ TEST_P(SourceViews, LinesAndPcsPutTheHotLoopFirst) {
 INSTANTIATE_TEST_SUITE_P(Compilers, SourceViews,
                          ::testing::Values(Variant{"gcc", "-O0"}, Variant{"gcc", "-O2"}, Variant{"clang", "-O0"},
                                            Variant{"clang", "-O2"}),
-                         [](const auto& info) { return info.param.cc + (info.param.opt == "-O0" ? "_O0" : "_O2"); });
+                         [](const auto& p) { return p.param.cc + (p.param.opt == "-O0" ? "_O0" : "_O2"); });
 
 class Commentary : public ::testing::TestWithParam<Variant> {};
 
@@ -223,7 +223,7 @@ TEST_P(Commentary, InlinedCallAndVectorisedLoop) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Compilers, Commentary, ::testing::Values(Variant{"gcc", "-O2"}, Variant{"clang", "-O2"}),
-                         [](const auto& info) { return info.param.cc; });
+                         [](const auto& p) { return p.param.cc; });
 
 }  // namespace
 }  // namespace erkit::e2e
