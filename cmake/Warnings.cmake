@@ -16,8 +16,16 @@ endfunction()
 
 # erkit_target_code(<target>): flags for code that runs inside the profiled process:
 # no exceptions, no RTTI, no libstdc++ runtime, no thread-safe statics (they need __cxa_guard).
+# ERKIT_COLLECTOR_UBSAN: UBSan in trap mode for target code (docs/reliability.md): no runtime
+# library is linked (the rules of check_symbols.sh still hold); undefined behaviour executes
+# ud2 and the target dies of SIGILL, which the tests see.
+option(ERKIT_COLLECTOR_UBSAN "Build the collector with UBSan in trap mode" OFF)
 function(erkit_target_code tgt)
   target_compile_options(${tgt} PRIVATE ${ERKIT_WARNINGS}
     -fno-exceptions -fno-rtti -fno-threadsafe-statics
     -fvisibility=hidden -fno-stack-protector -ftls-model=initial-exec -O2)
+  if(ERKIT_COLLECTOR_UBSAN)
+    target_compile_options(${tgt} PRIVATE -fsanitize=undefined -fsanitize-undefined-trap-on-error
+      -fno-sanitize=vptr)
+  endif()
 endfunction()
