@@ -41,7 +41,7 @@ const Build& build(const Variant& v) {
                " -g" + records + " src_hot.c -o hot 2>&1");
   if (r.status != 0) b.error = "compile failed: " + r.out;
   if (b.error.empty()) {
-    r = run("cd " + b.dir + " && " + bin("collect") + " ./hot 2 2>&1");
+    r = run("cd " + b.dir + " && " + bin("collect") + " -p hi ./hot 2 2>&1");
     if (r.status != 0) b.error = "collect failed: " + r.out;
   }
   return all.emplace(v.name(), b).first->second;
