@@ -30,7 +30,7 @@ __attribute__((noinline)) void vec_loop(void) {
 int main(int argc, char** argv) {
   long scale = argc > 1 ? atol(argv[1]) : 1;
   sink_d = hot_loop(30000000L * scale);
-  sink_u = mix(100000000L * scale); /* enough samples to land in the inlined helper too */
+  sink_u = mix(20000000L * scale);
   for (int r = 0; r < 2000; r++) vec_loop();
   sink_d += va[7];
   return 0;
