@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <filesystem>
 
 #include "collect/launch.h"
 #include "common/text_escape.h"
@@ -34,7 +35,7 @@ void ExperimentLog::write_header(const Options& o, const LaunchContext& ctx) {
   for (size_t i = 1; i < o.target.size(); ++i) args += (i > 1 ? " " : "") + o.target[i];
   append(fmt::format("0 collect version={} command={} target={} args={} cwd={}", ERKIT_VERSION,
                      quote_value(ctx.command_line), quote_value(ctx.program_path), quote_value(args),
-                     quote_value(get_current_dir_name())));
+                     quote_value(std::filesystem::current_path().string())));
   append(fmt::format("0 setting name=clock interval_ns={}", o.clock_interval_ns));
   append(fmt::format("0 setting name=sample interval_ms={}", o.sample_interval_ms));
   append(fmt::format("0 setting name=heap on={}", o.heap_trace ? 1 : 0));
