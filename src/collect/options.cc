@@ -160,8 +160,9 @@ ParseResult parse_options(const std::vector<std::string>& args) {
       case 'S':
         if (v == "off") o.sample_interval_ms = 0;
         else if (v == "on") o.sample_interval_ms = 1000;
-        else if (auto n = parse_positive_int(v)) o.sample_interval_ms = *n * 1000;
-        else return fail(fmt::format("bad -S value '{}': use on, off or a positive number of seconds", v));
+        // At most a day: n * 1000 ms must fit an int (-S 10000100 overflowed: fuzz_collect_options).
+        else if (auto n = parse_positive_int(v); n && *n <= 86400) o.sample_interval_ms = *n * 1000;
+        else return fail(fmt::format("bad -S value '{}': use on, off or a number of seconds from 1 to 86400", v));
         break;
       case 'F':
         if (v == "off") o.follow = 0;
@@ -171,7 +172,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
           // The collector matches with POSIX extended expressions: check with the same engine.
           // Nested repetitions would make regcomp exhaust memory here and in every descendant.
           if (erkit::common::regex_too_complex(v.substr(1)))
-            return fail(fmt::format("bad -F regular expression '{}': too many nested repetitions", v.substr(1)));
+            return fail(fmt::format("bad -F regular expression '{}': {}", v.substr(1), erkit::common::kRegexTooComplex));
           regex_t re;
           int rc = regcomp(&re, v.c_str() + 1, REG_EXTENDED | REG_NOSUB);
           if (rc != 0) {

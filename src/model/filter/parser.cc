@@ -339,7 +339,7 @@ class Parser {
 bool regex_valid(const std::string& pattern, std::string* err) {
   // Nested repetitions make glibc's compiled pattern grow exponentially (issue 11: fuzzing).
   if (common::regex_too_complex(pattern)) {
-    if (err) *err = "too many nested repetitions (the compiled pattern would be too large)";
+    if (err) *err = common::kRegexTooComplex;
     return false;
   }
   regex_t re;
