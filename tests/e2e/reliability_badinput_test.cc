@@ -151,19 +151,20 @@ TEST_F(ReliabilityBadInput, MissingFilesAreNamedAndTheRestShown) {
 }
 
 TEST_F(ReliabilityBadInput, FlippedBytesNeverCrash) {
-  // 40 damaged copies, each with 32 random bytes of one data file's records changed.
+  // 16 damaged copies, each with 32 random bytes of one data file's records changed (the
+  // fuzz_reader target goes much further; this keeps the real collector's files in the loop).
   std::mt19937_64 rng(11);
   const char* files[] = {"profile", "stacks"};
   std::string pristine = dir_ + "/pristine.er";
   fs::copy(dir_ + "/d.er", pristine, fs::copy_options::recursive);
-  for (int round = 0; round < 40; ++round) {
+  for (int round = 0; round < 16; ++round) {
     fs::remove_all(dir_ + "/d.er");
     fs::copy(pristine, dir_ + "/d.er", fs::copy_options::recursive);
     std::string name = files[round % 2];
     uint64_t size = fs::file_size(file(name));
     ASSERT_GT(size, 4096u + 64);
     for (int i = 0; i < 32; ++i) {
-      uint64_t off = 4096 + rng() % (round < 20 ? 2048 : size - 4096);  // early records often
+      uint64_t off = 4096 + rng() % (round < 8 ? 2048 : size - 4096);  // early records often
       uint8_t b = uint8_t(rng());
       write_at(name, off, &b, 1);
     }
