@@ -189,7 +189,7 @@ TEST_F(ReliabilityBadInput, AbsurdNumbersAreSurvived) {
   // The absurd sample is left out (it would overflow the sums) and reported; the rest is shown.
   EXPECT_NE(w.find("d.er/profile: 1 records with impossible values (damaged) skipped"), std::string::npos) << w;
   EXPECT_GT(total(rows), 0.5 * total(full_));
-  EXPECT_LT(total(rows), total(full_));
+  EXPECT_LE(total(rows), total(full_));  // equal when the first record was not a User CPU sample
 }
 
 TEST_F(ReliabilityBadInput, GarbageTextFilesAreReportedOnce) {
