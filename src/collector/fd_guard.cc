@@ -4,19 +4,23 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace erkit::collector {
 namespace {
 
-constexpr int kMaxGuarded = 16;   // log, map and the data files of one experiment
-constexpr int kHighFd = 900;      // reopened descriptors go above the numbers programs use
+constexpr int kMaxGuarded = 16;  // log, map and the data files of one experiment
+// Guarded descriptors live at or above this number: programs reuse the lowest free numbers,
+// so after a close_range(3, ~0) the program's new files do not land on them, and the collector
+// can reopen its file on the very same number. The number never changes, so no caller can hold
+// a stale copy.
+constexpr int kHighFd = 900;
 
 struct Guarded {
   int* slot;        // the owner's variable; null: free entry
-  int fd;           // the descriptor as guarded; stale once *slot != fd
+  int fd;           // the descriptor as guarded; the entry is stale once *slot != fd
   dev_t dev;
   ino_t ino;
   int flags;        // for reopening (O_CREAT left out: a removed experiment stays removed)
@@ -35,6 +39,26 @@ bool identity(int fd, dev_t* dev, ino_t* ino) {
   return true;
 }
 
+bool intact(const Guarded& g) {
+  dev_t dev;
+  ino_t ino;
+  return identity(g.fd, &dev, &ino) && dev == g.dev && ino == g.ino;
+}
+
+// Reopens the file on its own number if the program closed it; false if the number now names
+// another file (the program's: it must never be written) or the file is gone.
+bool repair(Guarded& g) {
+  if (fcntl(g.fd, F_GETFD) != -1 || errno != EBADF) return false;  // the number is taken
+  int nfd = open(g.path, g.flags);
+  if (nfd < 0) return false;
+  dev_t dev;
+  ino_t ino;
+  bool same = identity(nfd, &dev, &ino) && dev == g.dev && ino == g.ino;
+  bool placed = same && (nfd == g.fd || dup3(nfd, g.fd, O_CLOEXEC) == g.fd);
+  if (nfd != g.fd) close(nfd);
+  return placed;
+}
+
 }  // namespace
 
 void fd_guard_add(int* slot, const char* path, int open_flags) {
@@ -43,6 +67,13 @@ void fd_guard_add(int* slot, const char* path, int open_flags) {
     bool free_entry = !g.slot || *g.slot != g.fd || g.slot == slot;
     if (!free_entry) continue;
     g.slot = nullptr;
+    if (*slot < kHighFd) {
+      int high = fcntl(*slot, F_DUPFD_CLOEXEC, kHighFd);
+      if (high >= 0) {  // else (a low RLIMIT_NOFILE) the descriptor stays where it is
+        close(*slot);
+        *slot = high;
+      }
+    }
     if (!identity(*slot, &g.dev, &g.ino)) return;
     g.fd = *slot;
     g.flags = (open_flags & ~(O_CREAT | O_TRUNC | O_EXCL)) | O_CLOEXEC;
@@ -59,36 +90,20 @@ int fd_guard_resolve(int fd) {
     int* slot = __atomic_load_n(&g.slot, __ATOMIC_ACQUIRE);
     if (!slot || g.fd != fd || *slot != fd) continue;
     int saved_errno = errno;
-    dev_t dev;
-    ino_t ino;
     int result = fd;
-    if (!identity(fd, &dev, &ino) || dev != g.dev || ino != g.ino) {
-      // Closed or reused by the program: never write through this number again.
+    if (!intact(g)) {
+      // Closed or reused by the program: never write through this number unless it is ours again.
       result = -1;
       const int tid = int(syscall(SYS_gettid));
       if (!__atomic_exchange_n(&g.busy, 1, __ATOMIC_ACQUIRE)) {
         __atomic_store_n(&g.repairer, tid, __ATOMIC_RELAXED);
-        int nfd = open(g.path, g.flags);
-        if (nfd >= 0 && nfd < kHighFd) {
-          int high = fcntl(nfd, F_DUPFD_CLOEXEC, kHighFd);
-          if (high >= 0) {
-            close(nfd);
-            nfd = high;
-          }
-        }
-        if (nfd >= 0 && identity(nfd, &dev, &ino) && dev == g.dev && ino == g.ino) {
-          result = nfd;
-        } else if (nfd >= 0) {
-          close(nfd);  // the path now names another file (the experiment was removed)
-        }
-        g.fd = result;
-        __atomic_store_n(slot, result, __ATOMIC_RELEASE);
+        if (intact(g) || repair(g)) result = fd;
         __atomic_store_n(&g.busy, 0, __ATOMIC_RELEASE);
       } else if (__atomic_load_n(&g.repairer, __ATOMIC_RELAXED) != tid) {
         // Another thread is reopening the file: wait for it (a dropped stack record would leave
         // every later sample of that stack without one). Bounded: never hang the target.
         for (int i = 0; i < 10000 && __atomic_load_n(&g.busy, __ATOMIC_ACQUIRE); ++i) sched_yield();
-        if (!__atomic_load_n(&g.busy, __ATOMIC_ACQUIRE)) result = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+        if (intact(g)) result = fd;
       }  // else: a signal handler interrupted this thread's own repair; drop this write
     }
     errno = saved_errno;

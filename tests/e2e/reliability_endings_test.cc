@@ -46,8 +46,8 @@ class ReliabilityEndings : public ::testing::Test {
     ASSERT_EQ(f.status, 0) << f.err;
     auto rows = parse_function_list(f.out);
     ASSERT_TRUE(rows.count("burn")) << f.out;
-    // burn() holds nearly all of the process's CPU time (the kernel's count, printed by the
-    // target just before it crashed): the clock samples are statistical, 1 ms apart.
+    // burn()'s time matches the kernel's count of it (printed by the target just before it
+    // crashed): the clock samples are statistical, 1 ms apart.
     EXPECT_NEAR(rows["burn"].values[0] / cpu, 1.0, 0.15) << f.out << "kernel: " << cpu << " s";
   }
   std::string dir_, mount_;
@@ -133,7 +133,7 @@ TEST_F(ReliabilityEndings, ProgramClosingEveryDescriptorKeepsItsFilesAndTheProfi
   EXPECT_TRUE(f.err.empty()) << f.err;
   auto rows = parse_function_list(f.out);
   ASSERT_TRUE(rows.count("burn")) << f.out;
-  // All of burn()'s time comes after the descriptors were closed.
+  // All of burn()'s time (the kernel's count) comes after the descriptors were closed.
   EXPECT_NEAR(rows["burn"].values[0] / cpu, 1.0, 0.15) << f.out;
   std::ifstream log(dir_ + "/test.1.er/log");
   std::string text((std::istreambuf_iterator<char>(log)), {});
