@@ -83,6 +83,10 @@ void record_sample(ThreadState* ts, void* uc) {
   uint64_t user_ns = 0, system_ns = 0;
   if (!thread_times(&user_ns, &system_ns)) return;
   uint64_t du, ds;
+  // The thread is running the collector's own code (its start, its exit flush): that stack is
+  // not the program's. The time stays in the baseline and goes with the next sample, or with
+  // the exit tail, which is credited to the last stack of the program.
+  if (ts->in_collector) return;
   if (!ts->baseline_valid) {
     // Cannot happen for timers started by this module; kept as a safe fallback.
     ts->baseline_valid = true;

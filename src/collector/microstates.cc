@@ -192,6 +192,18 @@ void credit_cpu(ThreadState* writer, ThreadState* ts, uint64_t exec, uint64_t st
   add(writer, ts, stack, format::kMsSystem, sys, flush_after_ns);
 }
 
+bool is_fault(BlockedClass c) { return c == BlockedClass::kDataFault || c == BlockedClass::kTextFault; }
+
+// The latest sleep seen was a page fault, and the thread has taken more major faults since.
+bool more_faults_since_seen_faulting(ThreadState* ts) {
+  MicrostateTrack& m = ts->ms;
+  if (!is_fault(m.episode_class) || !m.episode_stack_id) return false;
+  uint64_t now = 0;
+  if (!read_task_majflt(ts->tid, &now) || now <= m.fault_majflt) return false;
+  m.fault_majflt = now;
+  return true;
+}
+
 // Accounts the time since the previous look. Wait CPU is exact (the kernel's run-queue delay);
 // the rest of the off-CPU time, the residual, is attributed when the thread is seen asleep, to
 // what it sleeps in; while it is seen runnable the residual may still hold a run-queue wait the
@@ -227,14 +239,25 @@ void account(ThreadState* writer, ThreadState* ts, const SchedStat& st, uint64_t
   } else {
     SyscallState sc;
     if (!read_sys(ts, &sc)) return;
-    if (sc.running) {
-      if (mode != Mode::kExit) return;
+    if (sc.running && mode == Mode::kExit) {
       state = format::kMsWaitCpu;  // at exit: the run-queue wait the kernel has not added yet
       stack = cpu_stack;
+    } else if (sc.running && more_faults_since_seen_faulting(ts)) {
+      // Seen running between page faults (tens of microseconds asleep each, then a little
+      // CPU): on a loaded machine most looks land here. Carrying the residual would hand a
+      // whole loop's faults to whatever the thread sleeps in next (an unlink after the loop);
+      // the kernel's fault count says it slept in faults again. At most the current run-queue
+      // wait, which the kernel adds to the delay later, is early here: later residuals give
+      // it back.
+      state = microstate_of(m.episode_class);
+      stack = m.episode_stack_id;
+    } else if (sc.running) {
+      return;
     } else {
       m.episode_class = classify(ts, sc);
       state = microstate_of(m.episode_class);
       stack = blocked_stack(writer, ts, sc, st.pcount, cpu_stack);
+      if (is_fault(m.episode_class)) read_task_majflt(ts->tid, &m.fault_majflt);
     }
   }
   add(writer, ts, stack, state, uint64_t(residual), flush_after_ns);

@@ -209,6 +209,10 @@ void runtime_init() {
 
 void runtime_fini(const char* how) {
   if (!g_rt.active) return;
+  // Flushing (new blocks, fallocate) is the collector's work: no sample may show it as the
+  // program's (clock_profiler.cc carries that time to the exit tail).
+  ThreadState* self = current_thread_if_any();
+  if (self) self->in_collector++;
   samples_stop();
   sample_record(format::kSampleEnd, how, true);
   modules_stop();
@@ -221,6 +225,7 @@ void runtime_fini(const char* how) {
   if (data_limit_reached()) line.kv("limit_reached", "1");
   line.write_to(g_rt.log_fd);
   g_rt.active = false;
+  if (self) self->in_collector--;
 }
 
 void runtime_before_exec() {

@@ -150,6 +150,23 @@ bool read_task_times(uint32_t tid, uint64_t* utime, uint64_t* stime) {
   return parse_number(&p, end, utime) && parse_number(&p, end, stime);
 }
 
+bool read_task_majflt(uint32_t tid, uint64_t* majflt) {
+  char buf[1024];
+  const char* f = nullptr;
+  ssize_t n = read_stat_fields(tid, buf, sizeof buf, &f);
+  if (n <= 0) return false;
+  const char* end = f + n;
+  // Fields 3..11 are skipped: state, ppid, pgrp, session, tty, tpgid, flags, minflt, cminflt.
+  const char* p = f + 1;
+  uint64_t v = 0;
+  for (int field = 4; field <= 11; ++field) {
+    while (p < end && *p == ' ') ++p;
+    if (p < end && *p == '-') ++p;
+    if (!parse_number(&p, end, &v)) return false;
+  }
+  return parse_number(&p, end, majflt);
+}
+
 bool read_task_sigblk(uint32_t tid, uint64_t* mask) {
   int fd = open_task_file(tid, "status");
   if (fd < 0) return false;

@@ -36,6 +36,8 @@ bool read_syscall(int fd, SyscallState* out);
 char read_task_state(uint32_t tid);
 // utime and stime of /proc/self/task/<tid>/stat, in clock ticks (USER_HZ).
 bool read_task_times(uint32_t tid, uint64_t* utime, uint64_t* stime);
+// majflt of /proc/self/task/<tid>/stat: the major page faults the thread has taken.
+bool read_task_majflt(uint32_t tid, uint64_t* majflt);
 // The blocked-signal mask (SigBlk of /proc/self/task/<tid>/status): bit n-1 = signal n.
 bool read_task_sigblk(uint32_t tid, uint64_t* mask);
 

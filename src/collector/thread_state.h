@@ -44,6 +44,7 @@ struct MicrostateTrack {
   uint64_t episode_sp, episode_pc, episode_pcount;
   uint64_t episode_stack_id;
   BlockedClass episode_class;
+  uint64_t fault_majflt;     // the thread's major faults when last seen asleep in a fault
   // Accumulated, not yet written: one record per stack, flushed when the stack changes.
   uint64_t pending_stack_id;
   uint64_t pending_ns[format::kMsCount];

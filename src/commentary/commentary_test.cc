@@ -104,6 +104,32 @@ Args:
   EXPECT_FALSE(read_clang_yaml("just text", &rs, &err));
 }
 
+TEST(ClangYaml, LongPathsWrapTheFlowMapping) {
+  // LLVM wraps a flow mapping past column 70: a long source path puts Line on the next line.
+  const char* text = R"(--- !Passed
+Pass:            inline
+Name:            Inlined
+DebugLoc:        { File: '/check/work/main/src/commentary/testdata/rec.c', 
+                   Line: 10, Column: 55 }
+Function:        use_helper
+Args:
+  - String:          ''''
+  - Callee:          add1
+    DebugLoc:        { File: '/check/work/main/src/commentary/testdata/rec_helper.h', 
+                       Line: 2, Column: 0 }
+  - String:          ''' inlined into '''
+  - Caller:          use_helper
+...
+)";
+  std::vector<Remark> rs;
+  std::string err;
+  ASSERT_TRUE(read_clang_yaml(text, &rs, &err)) << err;
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs[0].file, "/check/work/main/src/commentary/testdata/rec.c");
+  EXPECT_EQ(rs[0].line, 10u);
+  EXPECT_EQ(rs[0].text, "Function add1 inlined from source file rec_helper.h into the code for the following line");
+}
+
 TEST(GccOptInfo, TextLines) {
   std::vector<Remark> rs;
   ASSERT_TRUE(read_gcc_opt_info("t.c:9:37: optimized:   Inlining scale_helper/0 into use_helper/3 (always_inline).\n"

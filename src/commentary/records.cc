@@ -221,7 +221,39 @@ std::string strip_node_suffix(const std::string& n) {
 
 }  // namespace
 
-bool read_clang_yaml(const std::string& text, std::vector<Remark>* out, std::string* error) {
+namespace {
+// LLVM's YAML writer wraps a flow mapping past column 70 ("{ File: '/a/long/path.c', \n
+// Line: 10, Column: 37 }"), so a long source path moves Line and Column to the next line.
+// Rejoins such lines: a line continues while a '{' opened outside quotes is not yet closed.
+std::string join_flow_mappings(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  int depth = 0;
+  char quote = 0;
+  for (char c : text) {
+    if (quote) {
+      if (c == quote) quote = 0;  // '' inside '...' closes and reopens: same result
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && depth > 0) {
+      --depth;
+    } else if (c == '\n') {
+      if (depth > 0) {
+        out += ' ';
+        continue;
+      }
+    }
+    if (c == '\n') quote = 0;  // an unbalanced quote never runs past its line
+    out += c;
+  }
+  return out;
+}
+}  // namespace
+
+bool read_clang_yaml(const std::string& raw, std::vector<Remark>* out, std::string* error) {
+  std::string text = join_flow_mappings(raw);
   std::istringstream in(text);
   std::string line;
   ClangRemark cur;
