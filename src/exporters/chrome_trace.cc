@@ -54,6 +54,12 @@ class ChromeTrace {
   struct ThreadState {
     std::vector<OpenFrame> open;  // root first
     uint64_t end = 0;             // end of the last sample
+    // Off-CPU samples (the sampler's wait/lock/owait records, merged over many looks) overlap
+    // the CPU samples around them; they give way to the next CPU sample, which may reach back
+    // to where the trailing run of off-CPU samples began.
+    bool trailing_off_cpu = false;
+    uint64_t off_cpu_start = 0;
+    uint64_t closed_until = 0;  // latest end of a written slice: nothing reaches back past it
   };
 
   const std::string& name(model::FuncId f) {
@@ -95,6 +101,8 @@ class ChromeTrace {
   void close_to(uint32_t x, uint32_t tid, ThreadState& t, size_t keep, uint64_t at) {
     for (size_t k = keep; k < t.open.size(); ++k) {
       const OpenFrame& f = t.open[k];
+      if (at <= f.start) continue;  // an off-CPU slice a CPU sample took over entirely
+      t.closed_until = std::max(t.closed_until, at);
       event(fmt::format("{{\"name\":{},\"cat\":\"clock\",\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{:.3f}}}",
                         name(f.func), process_id(p_, x), tid, ts(x, f.start), double(at - f.start) / 1000.0));
     }
@@ -105,10 +113,19 @@ class ChromeTrace {
     ThreadState& t = threads_[{x, ev.tid}];
     uint64_t dur = uint64_t(ev.values[model::kTotal]);
     uint64_t start = ev.tstamp_ns > dur ? ev.tstamp_ns - dur : 0;
-    // A sample's interval never reaches back before the previous one's end on its thread.
-    start = std::max(start, t.end);
+    // A sample's interval never reaches back before the previous one's end on its thread,
+    // except a CPU sample over trailing off-CPU samples.
+    bool on_cpu = ev.values[model::kUser] + ev.values[model::kSystem] > 0;
+    uint64_t floor = on_cpu && t.trailing_off_cpu ? std::max(t.off_cpu_start, t.closed_until) : t.end;
+    start = std::max(start, floor);
     if (ev.tstamp_ns <= start) return;
     if (start > t.end) close_to(x, ev.tid, t, 0, t.end);  // a gap: nothing continues across it
+    if (on_cpu) {
+      t.trailing_off_cpu = false;
+    } else if (!t.trailing_off_cpu) {
+      t.trailing_off_cpu = true;
+      t.off_cpu_start = start;
+    }
     const auto& fr = rs.frames;
     size_t depth = fr.size(), common = 0;
     while (common < t.open.size() && common < depth && t.open[common].func == fr[depth - 1 - common].func) ++common;
