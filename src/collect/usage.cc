@@ -63,10 +63,18 @@ void print_readme(FILE* out) {
              ERKIT_VERSION);
 }
 
+namespace {
+// A relative group name is placed in the -d directory (seed-spec §3.4).
+std::string group_path(const std::string& group, const std::string& directory) {
+  if (!group.empty() && group[0] != '/' && !directory.empty()) return directory + "/" + group;
+  return group;
+}
+}  // namespace
+
 void print_dry_run(FILE* out, const Options& o, const LaunchContext& ctx, const std::string& experiment) {
   fmt::print(out, "collect: dry run (-n); nothing is executed.\n");
   fmt::print(out, "  Experiment:        {}\n", experiment);
-  if (!o.group.empty()) fmt::print(out, "  Group:             {}\n", o.group);
+  if (!o.group.empty()) fmt::print(out, "  Group:             {}\n", group_path(o.group, o.directory));
   fmt::print(out, "  Target:            {}\n", ctx.program_path);
   std::string args;
   for (size_t i = 1; i < o.target.size(); ++i) args += " " + o.target[i];
@@ -95,14 +103,6 @@ void print_dry_run(FILE* out, const Options& o, const LaunchContext& ctx, const 
   fmt::print(out, "  Data limit:        {}\n", o.size_limit_mb ? fmt::format("{} MB", o.size_limit_mb) : "unlimited");
   fmt::print(out, "  Collector library: {}\n", ctx.collector_lib);
 }
-
-namespace {
-// A relative group name is placed in the -d directory (seed-spec §3.4).
-std::string group_path(const std::string& group, const std::string& directory) {
-  if (!group.empty() && group[0] != '/' && !directory.empty()) return directory + "/" + group;
-  return group;
-}
-}  // namespace
 
 bool check_group(const std::string& group, const std::string& directory, std::string* error) {
   std::string path = group_path(group, directory);

@@ -75,6 +75,12 @@ TEST_F(CollectOptions, DryRunDescribesWithoutRunning) {
   for (const char* s : {"dry run", "dry.4.er", "/usr/bin/touch", "ran.txt", "every 3 s", "5 MB", "SIGUSR1",
                         "SIGUSR2 (starts recording)", "all (also system, popen)", "hello"})
     EXPECT_NE(c.out.find(s), std::string::npos) << s << "\n" << c.out;
+  // A relative group goes into the -d directory, as the real run places it.
+  fs::create_directory(path("dd"));
+  auto g = collect("-n -d dd -g g.erg " + touch());
+  ASSERT_EQ(g.status, 0) << g.err;
+  EXPECT_NE(g.out.find("Group:             dd/g.erg\n"), std::string::npos) << g.out;
+  EXPECT_FALSE(exists("dd/g.erg"));
 }
 
 TEST_F(CollectOptions, NamesAdvanceAndGroupsCollect) {
