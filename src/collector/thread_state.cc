@@ -8,10 +8,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <type_traits>
+
 namespace erkit::collector {
 namespace {
 
 ThreadState g_pool[kThreadPoolSize];
+static_assert(std::is_trivially_default_constructible_v<ThreadState>, "the pool must live in .bss (see BlockCursor)");
 int g_high = 0;  // atomic: slots [0, g_high) have been claimed at least once
 __thread ThreadState* t_state = nullptr;
 

@@ -19,9 +19,12 @@ namespace erkit::collector {
 inline constexpr int kMaxNesting = 3;  // normal context, signal, signal-in-signal
 inline constexpr int kThreadPoolSize = 4096;
 
+// No default member initializers here or in ThreadState: the pool is a static array, zeroed in
+// .bss for free; a non-trivial constructor made every process (each exec'd descendant too)
+// run a start-up loop writing all 4096 slots, megabytes of page faults.
 struct BlockCursor {
-  char* block = nullptr;  // mmap'ed block, or nullptr
-  uint32_t used = 0;
+  char* block;  // mmap'ed block, or nullptr
+  uint32_t used;
 };
 
 // What a thread off the CPU is waiting for, as the microstate sampler classifies it.
