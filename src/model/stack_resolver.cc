@@ -20,7 +20,7 @@ std::string strip_symbol_version(std::string name) {
 bool is_collector_object(const std::string& path) {
   size_t slash = path.rfind('/');
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  return base == "libcollector.so";
+  return base == "libcollector.so" || base == "libcollector-clock.so";
 }
 
 }  // namespace
