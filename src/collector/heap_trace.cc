@@ -21,7 +21,10 @@ constexpr size_t kHeader = 16;  // each block is preceded by its size (for reall
 alignas(4096) char g_arena[kArenaSize];
 size_t g_arena_used = 0;  // atomic
 
-void write_event(const TraceCall* t, uint32_t op, uint64_t tstamp, uint64_t size, const void* addr, const void* old,
+// One instance per operation: the record kind and size are constants and encode_heap_record
+// folds to the stores of that record's fields.
+template <uint32_t op>
+void write_event(const TraceCall* t, uint64_t tstamp, uint64_t size, const void* addr, const void* old,
                  uint32_t duration, bool with_stack) {
   TraceWriter w = trace_enter();
   if (!w.ts) return;
@@ -36,7 +39,8 @@ void write_event(const TraceCall* t, uint32_t op, uint64_t tstamp, uint64_t size
   e.duration_ns = duration;
   // The compact record for op: a free is 24 bytes, an allocation 40 (bytes written are most of
   // the tracer's cost: page-cache zeroing and faults of the mapped blocks).
-  uint32_t kind = format::heap_record_kind(op), rsize = format::heap_record_size(op);
+  constexpr uint32_t kind = format::heap_record_kind(op), rsize = format::heap_record_size(op);
+  static_assert(kind != 0 && rsize != 0);
   void* rec = record_reserve(w.ts, format::DataKind::kHeap, kind, rsize);
   if (rec) {
     format::encode_heap_record(e, rec);
@@ -57,11 +61,11 @@ void heap_trace_init() {
 // Allocation and release events carry the call stack of the allocation only: leaks and
 // allocation lists are attributed to where blocks were allocated.
 void heap_alloc(const TraceCall& t, uint64_t size, const void* result) {
-  if (result) write_event(&t, format::kHeapMalloc, now_ns(), size, result, nullptr, 0, true);
+  if (result) write_event<format::kHeapMalloc>(&t, now_ns(), size, result, nullptr, 0, true);
 }
 
 void heap_free(const TraceCall& t, const void* block) {
-  if (block) write_event(&t, format::kHeapFree, t.start_ns, 0, block, nullptr, 0, false);
+  if (block) write_event<format::kHeapFree>(&t, t.start_ns, 0, block, nullptr, 0, false);
 }
 
 // A moved block is released during the call, its successor obtained by its end: the record is
@@ -76,22 +80,22 @@ void heap_realloc(const TraceCall& t, const void* old_block, uint64_t size,
     return;
   }
   uint64_t end = now_ns();
-  write_event(&t, format::kHeapRealloc, end, size, result, old_block, saturate32(end - t.start_ns), true);
+  write_event<format::kHeapRealloc>(&t, end, size, result, old_block, saturate32(end - t.start_ns), true);
 }
 
 void heap_mmap(const TraceCall& t, uint64_t length, const void* result) {
-  if (result != MAP_FAILED) write_event(&t, format::kHeapMmap, now_ns(), length, result, nullptr, 0, true);
+  if (result != MAP_FAILED) write_event<format::kHeapMmap>(&t, now_ns(), length, result, nullptr, 0, true);
 }
 
 void heap_munmap(const TraceCall& t, const void* addr, uint64_t length, int rc) {
-  if (rc == 0) write_event(&t, format::kHeapMunmap, t.start_ns, length, addr, nullptr, 0, false);
+  if (rc == 0) write_event<format::kHeapMunmap>(&t, t.start_ns, length, addr, nullptr, 0, false);
 }
 
 void heap_mremap(const TraceCall& t, const void* old_addr, uint64_t new_length,
                                            const void* result) {
   if (result == MAP_FAILED) return;
   uint64_t end = now_ns();
-  write_event(&t, format::kHeapRealloc, end, new_length, result, old_addr, saturate32(end - t.start_ns), true);
+  write_event<format::kHeapRealloc>(&t, end, new_length, result, old_addr, saturate32(end - t.start_ns), true);
 }
 
 // ---- bootstrap arena ------------------------------------------------------------------------
