@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -112,15 +113,54 @@ TEST(RecordDescriptors, OffsetsMatchTheRecordStructs) {
                {"cpu", offsetof(ClockSampleRecord, cpu)},
                {"flags", offsetof(ClockSampleRecord, flags)},
                {"ns", offsetof(ClockSampleRecord, ns)}}));
-  EXPECT_EQ(descriptor_offsets(kHeapDescriptor),
+  // The heap file holds several record kinds: one descriptor line each, with the kind's size.
+  {
+    M alloc{{"word", 0},
+            {"tid", offsetof(HeapAllocRecord, tid)},
+            {"tstamp_ns", offsetof(HeapAllocRecord, tstamp_ns)},
+            {"stack_id", offsetof(HeapAllocRecord, stack_id)},
+            {"size", offsetof(HeapAllocRecord, size)},
+            {"address", offsetof(HeapAllocRecord, address)}};
+    M free{{"word", 0},
+           {"tid", offsetof(HeapFreeRecord, tid)},
+           {"tstamp_ns", offsetof(HeapFreeRecord, tstamp_ns)},
+           {"address", offsetof(HeapFreeRecord, address)}};
+    M realloc{{"word", 0},
+              {"tid", offsetof(HeapReallocRecord, tid)},
+              {"tstamp_ns", offsetof(HeapReallocRecord, tstamp_ns)},
+              {"stack_id", offsetof(HeapReallocRecord, stack_id)},
+              {"duration_ns", offsetof(HeapReallocRecord, duration_ns)},
+              {"size", offsetof(HeapReallocRecord, size)},
+              {"address", offsetof(HeapReallocRecord, address)},
+              {"old_address", offsetof(HeapReallocRecord, old_address)}};
+    std::map<uint32_t, std::pair<size_t, M>> want = {
+        {kRecHeapAlloc, {sizeof(HeapAllocRecord), alloc}},     {kRecHeapFree, {sizeof(HeapFreeRecord), free}},
+        {kRecHeapRealloc, {sizeof(HeapReallocRecord), realloc}}, {kRecHeapMmap, {sizeof(HeapAllocRecord), alloc}},
+        {kRecHeapMunmap, {sizeof(HeapAllocRecord), alloc}}};
+    std::istringstream lines(kHeapDescriptor);
+    std::set<uint32_t> seen;
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream in(line);
+      uint32_t kind = 0;
+      size_t size = 0;
+      std::string name;
+      in >> kind >> name >> size;
+      ASSERT_TRUE(want.count(kind)) << line;
+      seen.insert(kind);
+      EXPECT_EQ(size, want[kind].first) << line;
+      EXPECT_EQ(descriptor_offsets(line.c_str()), want[kind].second) << line;
+    }
+    EXPECT_EQ(seen.size(), want.size());
+  }
+  EXPECT_EQ(descriptor_offsets(kLegacyHeapDescriptor),
             (M{{"word", 0},
-               {"tid", offsetof(HeapEventRecord, tid)},
-               {"tstamp_ns", offsetof(HeapEventRecord, tstamp_ns)},
-               {"stack_id", offsetof(HeapEventRecord, stack_id)},
-               {"op", offsetof(HeapEventRecord, op)},
-               {"size", offsetof(HeapEventRecord, size)},
-               {"address", offsetof(HeapEventRecord, address)},
-               {"old_address", offsetof(HeapEventRecord, old_address)}}));
+               {"tid", offsetof(LegacyHeapEventRecord, tid)},
+               {"tstamp_ns", offsetof(LegacyHeapEventRecord, tstamp_ns)},
+               {"stack_id", offsetof(LegacyHeapEventRecord, stack_id)},
+               {"op", offsetof(LegacyHeapEventRecord, op)},
+               {"size", offsetof(LegacyHeapEventRecord, size)},
+               {"address", offsetof(LegacyHeapEventRecord, address)},
+               {"old_address", offsetof(LegacyHeapEventRecord, old_address)}}));
   EXPECT_EQ(descriptor_offsets(kSyncDescriptor),
             (M{{"word", 0},
                {"tid", offsetof(SyncEventRecord, tid)},

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <cstddef>
+#include <cstring>
+#include <fstream>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -193,6 +195,39 @@ TEST_F(DataFileTest, ForeignHeadersAreRefused) {
                                 "hwcounters: empty (no header)",
                             }));
   EXPECT_TRUE(e.clock.empty());
+}
+
+TEST_F(DataFileTest, HeapFilesOfTheEarlierLayoutAreStillRead) {
+  // Before the compact heap records every heap event was one 56-byte kind-4 record, under the
+  // same format version: such files are still accepted (by their descriptor) and decoded.
+  write_samples(1);
+  std::vector<char> desc(sizeof(format::FileHeader::descriptor), 0);
+  std::memcpy(desc.data(), format::kLegacyHeapDescriptor, std::strlen(format::kLegacyHeapDescriptor));
+  patch(file("heaptrace"), offsetof(format::FileHeader, descriptor), desc.data(), desc.size());
+  std::vector<char> block(kBlockSize, 0);
+  format::LegacyHeapEventRecord m{}, r{}, f{};
+  m.word = format::make_record_word(format::kRecLegacyHeapEvent, sizeof m);
+  m.tid = 7, m.tstamp_ns = 100, m.stack_id = stack_, m.op = format::kHeapMalloc, m.size = 48, m.address = 0x1000;
+  r = m, r.tstamp_ns = 200, r.op = format::kHeapRealloc, r.reserved = 30, r.size = 96, r.address = 0x2000,
+  r.old_address = 0x1000;
+  f.word = m.word, f.tid = 8, f.tstamp_ns = 300, f.op = format::kHeapFree, f.address = 0x2000;
+  std::memcpy(block.data(), &m, sizeof m);
+  std::memcpy(block.data() + 56, &r, sizeof r);
+  std::memcpy(block.data() + 112, &f, sizeof f);
+  { std::ofstream(file("heaptrace"), std::ios::app | std::ios::binary).write(block.data(), long(block.size())); }
+  Experiment e = open();
+  EXPECT_EQ(problems_of(e), std::vector<std::string>{});
+  ASSERT_EQ(e.heap.size(), 3u);
+  EXPECT_EQ(e.heap[0].op, format::kHeapMalloc);
+  EXPECT_EQ(e.heap[0].size, 48u);
+  EXPECT_EQ(e.heap[0].stack_id, stack_);
+  EXPECT_EQ(e.heap[1].op, format::kHeapRealloc);
+  EXPECT_EQ(e.heap[1].duration_ns, 30u);
+  EXPECT_EQ(e.heap[1].old_address, 0x1000u);
+  EXPECT_EQ(e.heap[1].address, 0x2000u);
+  EXPECT_EQ(e.heap[2].op, format::kHeapFree);
+  EXPECT_EQ(e.heap[2].tid, 8u);
+  EXPECT_EQ(e.heap[2].address, 0x2000u);
 }
 
 TEST_F(DataFileTest, TheFirstCopyOfAStackIdWins) {

@@ -257,7 +257,7 @@ TEST_F(RoundTripTest, DataRecordsAndStacks) {
     ov.write_bytes = 22;
     std::strcpy(ov.label, "phase two");
     w.overview_sample(ov);
-    w.heap_event({0, 100, 3000, s_leaf, format::kHeapRealloc, 77, 4096, 0x5000, 0x4000});
+    w.heap_event({3000, s_leaf, 4096, 0x5000, 0x4000, 100, format::kHeapRealloc, 77});
     w.sync_event({0, 101, 4000, s_main, format::kSyncMutex, 0, 2500000, 0x601040});
     w.io_event({0, 100, 5000, s_leaf, format::kIoRead, 7, 12345, -1, 2, 0});
   }
@@ -299,12 +299,12 @@ TEST_F(RoundTripTest, DataRecordsAndStacks) {
   EXPECT_STREQ(o.label, "phase two");
 
   ASSERT_EQ(e.heap.size(), 1u);
-  const format::HeapEventRecord& h = e.heap[0];
+  const format::HeapEvent& h = e.heap[0];
   EXPECT_EQ(h.tid, 100u);
   EXPECT_EQ(h.tstamp_ns, 3000u);
   EXPECT_EQ(h.stack_id, s_leaf);
   EXPECT_EQ(h.op, format::kHeapRealloc);
-  EXPECT_EQ(h.reserved, 77u);
+  EXPECT_EQ(h.duration_ns, 77u);
   EXPECT_EQ(h.size, 4096u);
   EXPECT_EQ(h.address, 0x5000u);
   EXPECT_EQ(h.old_address, 0x4000u);
@@ -328,6 +328,39 @@ TEST_F(RoundTripTest, DataRecordsAndStacks) {
   EXPECT_EQ(io.duration_ns, 12345u);
   EXPECT_EQ(io.bytes, -1);
   EXPECT_EQ(io.file_id, 2u);
+}
+
+TEST_F(RoundTripTest, EveryHeapOperationInItsCompactRecord) {
+  using format::HeapEvent;
+  std::vector<HeapEvent> in = {
+      {1000, 0, 100, 0x1000, 0, 5, format::kHeapMalloc, 0},
+      {2000, 0, 0, 0x1000, 0, 6, format::kHeapFree, 0},
+      {3000, 0, 200, 0x3000, 0x2000, 5, format::kHeapRealloc, 40},
+      {4000, 0, 8192, 0x7f0000, 0, 5, format::kHeapMmap, 0},
+      {5000, 0, 4096, 0x7f0000, 0, 6, format::kHeapMunmap, 0},
+  };
+  {
+    format::HostExperimentWriter w(dir_);
+    uint64_t s = w.stack({0x401000});
+    for (HeapEvent& h : in) {
+      if (h.op != format::kHeapFree && h.op != format::kHeapMunmap) h.stack_id = s;
+      w.heap_event(h);
+    }
+  }
+  // Record sizes: alloc 40, free 24, realloc 56, mmap 40, munmap 40.
+  EXPECT_EQ(fs::file_size(file("heaptrace")), format::kHeaderSize + format::kBlockSize);
+  Experiment e = open();
+  EXPECT_EQ(problems_of(e), std::vector<std::string>{});
+  ASSERT_EQ(e.heap.size(), in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const HeapEvent &a = e.heap[i], &b = in[i];
+    EXPECT_EQ(std::vector<uint64_t>({a.tstamp_ns, a.stack_id, a.size, a.address, a.old_address, a.tid, a.op,
+                                     a.duration_ns}),
+              std::vector<uint64_t>({b.tstamp_ns, b.stack_id, b.size, b.address, b.old_address, b.tid, b.op,
+                                     b.duration_ns}))
+        << i;
+  }
+  EXPECT_EQ(format::heap_record_size(format::kHeapMalloc) + format::heap_record_size(format::kHeapFree), 64u);
 }
 
 TEST_F(RoundTripTest, ManyRecordsAcrossBlocksComeBackInOrder) {
