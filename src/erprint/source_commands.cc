@@ -196,6 +196,21 @@ CommandResult run_disasm(Session& s, const std::vector<std::string>& a) {
   return print(s, views::render_disasm(*t.obj, fns, m, st.opts));
 }
 
+// Load objects collapsed by object_select/object_hide: one aggregate row each in lines and pcs.
+views::LineViewOptions line_options(Session& s) {
+  views::LineViewOptions o;
+  const auto& ft = s.profile().functions();
+  for (model::ObjId obj = 1; obj < ft.object_count(); ++obj)
+    if (!s.profile().object_expanded(obj)) o.collapsed.insert(obj);
+  return o;
+}
+
+using LineRenderer = std::string (*)(model::Profile&, const std::vector<views::ViewColumn>&, const views::SortSpec&,
+                                    size_t, const views::NameOptions&, const views::LineViewOptions&);
+CommandResult run_line_view(Session& s, LineRenderer render) {
+  return print(s, render(s.profile(), s.function_columns(), s.sort(), s.limit, s.names, line_options(s)));
+}
+
 CommandResult set_threshold(Session& s, const std::string& v, bool disasm) {
   char* end = nullptr;
   double d = std::strtod(v.c_str(), &end);
@@ -220,19 +235,14 @@ void add_source_commands(std::vector<Command>& t) {
                run_source});
   t.push_back({"disasm", {}, 1, 2, "{file|function} [N]", "Annotated disassembly of a function's module or a file",
                run_disasm});
-  t.push_back({"lines", {}, 0, 0, "", "Source lines with metrics, sorted by the sort metric", [](Session& s, const auto&) {
-                 return print(s, views::render_lines(s.profile(), s.function_columns(), s.sort(), s.limit, s.names));
-               }});
-  t.push_back({"lsummary", {}, 0, 0, "", "Summary panel of each source line", [](Session& s, const auto&) {
-                 return print(s,
-                              views::render_line_summaries(s.profile(), s.function_columns(), s.sort(), s.limit, s.names));
-               }});
-  t.push_back({"pcs", {}, 0, 0, "", "PCs with metrics, sorted by the sort metric", [](Session& s, const auto&) {
-                 return print(s, views::render_pcs(s.profile(), s.function_columns(), s.sort(), s.limit, s.names));
-               }});
-  t.push_back({"psummary", {}, 0, 0, "", "Summary panel of each PC", [](Session& s, const auto&) {
-                 return print(s, views::render_pc_summaries(s.profile(), s.function_columns(), s.sort(), s.limit, s.names));
-               }});
+  t.push_back({"lines", {}, 0, 0, "", "Source lines with metrics, sorted by the sort metric",
+               [](Session& s, const auto&) { return run_line_view(s, views::render_lines); }});
+  t.push_back({"lsummary", {}, 0, 0, "", "Summary panel of each source line",
+               [](Session& s, const auto&) { return run_line_view(s, views::render_line_summaries); }});
+  t.push_back({"pcs", {}, 0, 0, "", "PCs with metrics, sorted by the sort metric",
+               [](Session& s, const auto&) { return run_line_view(s, views::render_pcs); }});
+  t.push_back({"psummary", {}, 0, 0, "", "Summary panel of each PC",
+               [](Session& s, const auto&) { return run_line_view(s, views::render_pc_summaries); }});
   t.push_back({"scc", {}, 0, 1, "com_spec", "Commentary classes in annotated source (basic, inline, loop, ..., all, none)",
                [](Session& s, const auto& a) { return set_com_spec(s, a, false); }});
   t.push_back({"dcc", {}, 0, 1, "com_spec", "Commentary classes and hex/src/asrc in annotated disassembly",

@@ -196,6 +196,39 @@ TEST_P(SourceViews, LinesAndPcsPutTheHotLoopFirst) {
   EXPECT_NE(ps.out.find("PC Address"), std::string::npos) << ps.out;
 }
 
+// object_hide: a collapsed load object is one row in lines and pcs (seed-spec §6.18), with
+// the inclusive time of every stack through it counted once.
+TEST_P(SourceViews, HiddenLoadObjectIsOneRowInLinesAndPcs) {
+  const Build& x = b();
+  // libc's own rows: __libc_start_main and, with or without libc's symbols, its caller of main.
+  auto libc_rows = [](const std::map<std::string, FunctionRow>& rows) {
+    int n = 0;
+    for (const auto& [name, row] : rows)
+      n += name.find("__libc_start") != std::string::npos || name.find("(<libc.so.6>)") != std::string::npos;
+    return n;
+  };
+  for (const char* view : {"-lines", "-pcs"}) {
+    auto shown = er_print(x, view);
+    auto all = parse_function_list(shown.out);
+    if (view == std::string("-lines")) {
+      EXPECT_GT(libc_rows(all), 0) << "inclusive rows of libc's lines\n" << shown.out;
+    }
+    EXPECT_EQ(all.count("<libc.so.6>"), 0u) << shown.out;
+    auto h = er_print(x, std::string("-object_hide libc.so.6 ") + view);
+    ASSERT_EQ(h.status, 0) << h.err;
+    auto rows = parse_function_list(h.out);
+    ASSERT_TRUE(rows.count("<libc.so.6>") && rows.count("<Total>")) << h.out;
+    const auto& lib = rows["<libc.so.6>"].values;
+    const auto& total = rows["<Total>"].values;
+    ASSERT_EQ(lib.size(), 4u) << h.out;
+    EXPECT_EQ(lib[2], total[2]) << "every stack passes through libc once\n" << h.out;
+    EXPECT_EQ(libc_rows(rows), 0) << h.out;
+  }
+  auto ls = er_print(x, "-object_hide libc.so.6 -lsummary");
+  EXPECT_TRUE(std::regex_search(ls.out, std::regex(R"(\n<libc\.so\.6>\n(.*\n)*? +Load Object:  /\S*libc\.so\.6\n)")))
+      << ls.out;
+}
+
 INSTANTIATE_TEST_SUITE_P(Compilers, SourceViews,
                          ::testing::Values(Variant{"gcc", "-O0"}, Variant{"gcc", "-O2"}, Variant{"clang", "-O0"},
                                            Variant{"clang", "-O2"}),
