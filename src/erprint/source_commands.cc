@@ -8,6 +8,7 @@
 #include <set>
 
 #include "erprint/commands.h"
+#include "erprint/function_lookup.h"
 #include "views/disasm_view.h"
 #include "views/line_views.h"
 #include "views/source_view.h"
@@ -84,10 +85,10 @@ bool resolve_target(Session& s, const std::vector<std::string>& a, Target* t, st
   }
   SourceState& st = state(s);
   const auto& ft = s.profile().functions();
-  std::vector<model::FuncId> funcs;
-  for (model::FuncId f = 0; f < ft.size(); ++f) {
+  std::vector<model::FuncId> funcs;  // in the order N counts them
+  for (model::FuncId f : find_functions(s, name)) {
     const auto& e = ft.at(f);
-    if (!e.pseudo && e.object != model::kNoObject && (e.name == name || e.short_name == name)) funcs.push_back(f);
+    if (!e.pseudo && e.object != model::kNoObject) funcs.push_back(f);
   }
   auto choose = [&](size_t count, const std::function<std::string(size_t)>& label) -> int {
     if (count == 1) return 0;
