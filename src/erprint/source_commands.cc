@@ -182,9 +182,13 @@ CommandResult run_disasm(Session& s, const std::vector<std::string>& a) {
   std::vector<symbols::FunctionInfo> fns;
   if (t.func) {
     const auto& e = s.profile().functions().at(t.func);
-    const auto* fi = function_info(*t.obj, e);
-    if (!fi) return err(fmt::format("disasm: {} has no code of its own (inlined everywhere); list its callers", e.name));
-    fns = t.obj->module_functions(fi->addr);
+    if (const auto* fi = function_info(*t.obj, e)) {
+      fns = t.obj->module_functions(fi->addr);
+    } else if (auto region = e.addr ? t.obj->unnamed_region(e.addr, e.name) : std::nullopt) {
+      fns.push_back(*region);  // <static>@0x... of a stripped object: the code up to the next symbol
+    } else {
+      return err(fmt::format("disasm: {} has no code of its own (inlined everywhere); list its callers", e.name));
+    }
   } else {
     std::vector<uint32_t> files = t.obj->lines().files_matching(t.file);
     for (const auto& f : t.obj->functions_for_file(files)) {

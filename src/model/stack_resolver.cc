@@ -53,11 +53,14 @@ FuncId StackResolver::static_function(ObjId obj, const symbols::ObjectSymbols* s
   // object is most likely the start of the static function containing it.
   uint64_t start = vaddr;
   if (syms) {
+    const auto* sec = syms->section_at(vaddr);
     if (const auto* before = syms->function_before(vaddr)) {
       start = before->addr + before->size;
-    } else if (const auto* sec = syms->section_at(vaddr)) {
+    } else if (sec) {
       start = sec->addr;
     }
+    // The gap begins no earlier than the PC's section (not at the end of a PLT before .text).
+    if (sec && start < sec->addr) start = sec->addr;
   }
   FunctionEntry e;
   e.name = fmt::format("<static>@{:#x} (<{}>)", start, funcs_.object(obj).name);
