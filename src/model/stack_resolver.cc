@@ -53,11 +53,14 @@ FuncId StackResolver::static_function(ObjId obj, const symbols::ObjectSymbols* s
   // object is most likely the start of the static function containing it.
   uint64_t start = vaddr;
   if (syms) {
+    const auto* sec = syms->section_at(vaddr);
     if (const auto* before = syms->function_before(vaddr)) {
       start = before->addr + before->size;
-    } else if (const auto* sec = syms->section_at(vaddr)) {
+    } else if (sec) {
       start = sec->addr;
     }
+    // The gap begins no earlier than the PC's section (not at the end of a PLT before .text).
+    if (sec && start < sec->addr) start = sec->addr;
   }
   FunctionEntry e;
   e.name = fmt::format("<static>@{:#x} (<{}>)", start, funcs_.object(obj).name);
@@ -101,7 +104,9 @@ StackResolver::PcResult StackResolver::symbolise(const reader::LoadObject& lo, u
       e.size = concrete->size;
       e.source_file = concrete->source_file;
     }
-    FuncId f = funcs_.intern(std::move(e));
+    // An inlined frame has no address: the file of its line tells same-named static
+    // functions of the object apart.
+    FuncId f = funcs_.intern(std::move(e), fr.inlined ? fr.loc.file : std::string());
     r.frames.insert(r.frames.begin(), FrameRef{f, 0, intern_line(fr.loc.file, fr.loc.line)});
   }
   uint32_t pci = intern_pc(obj, vaddr, r.frames.back().func);
@@ -121,7 +126,7 @@ StackResolver::PcResult StackResolver::dynamic_function(const reader::DynamicFun
   fe.addr = df.vaddr;
   fe.size = df.size;
   fe.source_file = df.source;
-  FuncId f = funcs_.intern(std::move(fe));
+  FuncId f = funcs_.intern_named(std::move(fe));
   uint32_t line = df.line_at(pc - df.vaddr);
   r.frames.push_back({f, intern_pc(obj, pc, f), df.source.empty() || !line ? 0 : intern_line(df.source, line)});
   return r;
