@@ -26,7 +26,7 @@ enum class InputMode { CommandLine, Script, Interactive };
 enum class OutputFormat { Text, Json };
 
 // Version of the JSON report schema (docs/er_print.md); bump on incompatible changes.
-inline constexpr int kJsonSchemaVersion = 1;
+inline constexpr int kJsonSchemaVersion = 2;
 
 // A report produced by a command: its text form and, optionally, structured data. Commands
 // that only print text still produce valid JSON output (the text is wrapped).

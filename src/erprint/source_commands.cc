@@ -25,13 +25,8 @@ SourceSettings& state(Session& s) {
   return st;
 }
 
-CommandResult ok() { return {}; }
-CommandResult err(std::string m) { return {false, false, std::move(m)}; }
-CommandResult print(Session& s, const std::string& text) {
-  fmt::print(s.out, "{}", text);
-  std::fflush(s.out);
-  return ok();
-}
+CommandResult ok() { return command_ok(); }
+CommandResult err(std::string m) { return command_error(std::move(m)); }
 
 // "function'file'" (also with the backslashes the shell leaves when quoting was escaped).
 void split_context(const std::string& arg, std::string* name, std::string* file) {
@@ -161,8 +156,10 @@ CommandResult run_source(Session& s, const std::vector<std::string>& a) {
   }
   views::AnnotationMetrics m = views::build_annotation_metrics(s.profile(), s.function_columns(), keep);
   std::string out;
-  if (!views::render_source(*t.obj, file, m, st.opts, &out, &error)) return err("source: " + error);
-  return print(s, out);
+  json::Value data;
+  if (!views::render_source(*t.obj, file, m, st.opts, &out, &error, s.format == OutputFormat::Json ? &data : nullptr))
+    return err("source: " + error);
+  return emit_report(s, "source", out, std::move(data));
 }
 
 CommandResult run_disasm(Session& s, const std::vector<std::string>& a) {
@@ -185,7 +182,28 @@ CommandResult run_disasm(Session& s, const std::vector<std::string>& a) {
     if (fns.empty()) return err(fmt::format("disasm: no function of {} was compiled from {}", t.obj->path(), t.file));
   }
   views::AnnotationMetrics m = views::build_annotation_metrics(s.profile(), s.function_columns());
-  return print(s, views::render_disasm(*t.obj, fns, m, st.opts));
+  json::Value data;
+  std::string out = views::render_disasm(*t.obj, fns, m, st.opts, s.format == OutputFormat::Json ? &data : nullptr);
+  return emit_report(s, "disasm", out, std::move(data));
+}
+
+// lines, lsummary, pcs, psummary; collapsed load objects (object_select) are one row each.
+CommandResult line_report(Session& s, const char* cmd, bool pcs, bool summaries) {
+  auto& p = s.profile();
+  const auto cols = s.function_columns();
+  const auto o = views::line_view_options(p);
+  if (s.format == OutputFormat::Json) {
+    json::Value data = summaries ? (pcs ? views::pc_summaries_json(p, cols, s.sort(), s.limit, s.names, o)
+                                        : views::line_summaries_json(p, cols, s.sort(), s.limit, s.names, o))
+                                 : (pcs ? views::pcs_json(p, cols, s.sort(), s.limit, s.names, o)
+                                        : views::lines_json(p, cols, s.sort(), s.limit, s.names, o));
+    return emit_report(s, cmd, "", std::move(data));
+  }
+  std::string text = summaries ? (pcs ? views::render_pc_summaries(p, cols, s.sort(), s.limit, s.names, o)
+                                      : views::render_line_summaries(p, cols, s.sort(), s.limit, s.names, o))
+                               : (pcs ? views::render_pcs(p, cols, s.sort(), s.limit, s.names, o)
+                                      : views::render_lines(p, cols, s.sort(), s.limit, s.names, o));
+  return emit_text(s, cmd, std::move(text));
 }
 
 CommandResult set_threshold(Session& s, const std::vector<std::string>& a, bool disasm) {
@@ -239,19 +257,14 @@ void add_source_commands(std::vector<Command>& t) {
                run_source});
   t.push_back({"disasm", {}, 1, 2, "{file|function} [N]", "Annotated disassembly of a function's module or a file",
                run_disasm});
-  t.push_back({"lines", {}, 0, 0, "", "Source lines with metrics, sorted by the sort metric", [](Session& s, const auto&) {
-                 return print(s, views::render_lines(s.profile(), s.function_columns(), s.sort(), s.limit, s.names));
-               }});
-  t.push_back({"lsummary", {}, 0, 0, "", "Summary panel of each source line", [](Session& s, const auto&) {
-                 return print(s,
-                              views::render_line_summaries(s.profile(), s.function_columns(), s.sort(), s.limit, s.names));
-               }});
-  t.push_back({"pcs", {}, 0, 0, "", "PCs with metrics, sorted by the sort metric", [](Session& s, const auto&) {
-                 return print(s, views::render_pcs(s.profile(), s.function_columns(), s.sort(), s.limit, s.names));
-               }});
-  t.push_back({"psummary", {}, 0, 0, "", "Summary panel of each PC", [](Session& s, const auto&) {
-                 return print(s, views::render_pc_summaries(s.profile(), s.function_columns(), s.sort(), s.limit, s.names));
-               }});
+  t.push_back({"lines", {}, 0, 0, "", "Source lines with metrics, sorted by the sort metric",
+               [](Session& s, const auto&) { return line_report(s, "lines", false, false); }});
+  t.push_back({"lsummary", {}, 0, 0, "", "Summary panel of each source line",
+               [](Session& s, const auto&) { return line_report(s, "lsummary", false, true); }});
+  t.push_back({"pcs", {}, 0, 0, "", "PCs with metrics, sorted by the sort metric",
+               [](Session& s, const auto&) { return line_report(s, "pcs", true, false); }});
+  t.push_back({"psummary", {}, 0, 0, "", "Summary panel of each PC",
+               [](Session& s, const auto&) { return line_report(s, "psummary", true, true); }});
   t.push_back({"scc", {}, 0, 1, "[com_spec]",
                "Commentary classes in annotated source (basic, inline, loop, ..., all, none); no argument: print",
                [](Session& s, const auto& a) { return set_com_spec(s, a, false); }});
