@@ -123,12 +123,17 @@ class ChromeTrace {
     if (on_cpu) {
       t.trailing_off_cpu = false;
     } else if (!t.trailing_off_cpu) {
+      // From the end of the sample before: a gap before this one held nothing either.
       t.trailing_off_cpu = true;
-      t.off_cpu_start = start;
+      t.off_cpu_start = t.end;
     }
     const auto& fr = rs.frames;
     size_t depth = fr.size(), common = 0;
-    while (common < t.open.size() && common < depth && t.open[common].func == fr[depth - 1 - common].func) ++common;
+    // Frames opened after this sample's start (by off-CPU samples it reaches back over) are
+    // reopened from its start, so that children never start before their parents.
+    while (common < t.open.size() && common < depth && t.open[common].func == fr[depth - 1 - common].func &&
+           t.open[common].start <= start)
+      ++common;
     close_to(x, ev.tid, t, common, start);
     for (size_t k = common; k < depth; ++k) t.open.push_back({fr[depth - 1 - k].func, start});
     t.end = ev.tstamp_ns;
