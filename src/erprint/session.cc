@@ -224,7 +224,7 @@ void Session::apply_event_filter() {
       filter_ != std::nullopt);
 }
 
-void Session::emit(const Report& r) {
+void Session::emit(Report r) {
   if (format == OutputFormat::Text) {
     for (const auto& w : r.warnings) fmt::print(stderr, "er_print: warning: {}\n", w);
     fmt::print(out, "{}", r.text);
@@ -239,7 +239,7 @@ void Session::emit(const Report& r) {
     v.set("warnings", std::move(w));
   }
   if (r.data.is_null()) v.set("text", r.text);
-  else v.set("data", r.data);
+  else v.set("data", std::move(r.data));
   fmt::print(sink_, "{}\n", v.dump());
   std::fflush(sink_);
 }

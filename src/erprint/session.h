@@ -82,7 +82,7 @@ class Session {
   void apply_event_filter();  // after a selection or name-format change
 
   // Reports: everything a command shows goes through here or through `out`.
-  void emit(const Report& r);
+  void emit(Report r);
   void set_output(FILE* f);  // outfile/appendfile: closes the previous file
   FILE* sink() const { return sink_; }
 

@@ -79,6 +79,7 @@ void Value::write(std::string& out, int indent, int level) const {
       else out += fmt::format("{}", d_);
       return;
     case Kind::String: out += escape(s_); return;
+    case Kind::Raw: out += s_; return;
     case Kind::Array:
     case Kind::Object: {
       const bool obj = kind_ == Kind::Object;
