@@ -85,9 +85,9 @@ int entry(int x) { puts("x"); return x + 1; }
 TEST_F(StackResolverTest, UnnamedPltSlotsAreAtPlt) {
   // With IBT the .plt holds PLT0 and lazy stubs (jmp *GOT lives in .plt.sec): none is named
   // by a relocation; without IBT only PLT0 is unnamed.
-  for (const char* flags : {"-fcf-protection=none", "-fcf-protection=full"}) {
+  for (const char* flags : {"-fcf-protection=none", "-fcf-protection=full -Wl,-z,ibtplt"}) {
     SCOPED_TRACE(flags);
-    std::string so = compile(kPltCode, flags, flags[17] == 'n' ? "plt_none" : "plt_ibt");
+    std::string so = compile(kPltCode, flags, flags[16] == 'n' ? "plt_none" : "plt_ibt");
     ASSERT_NE(so, "");
     auto secs = section_addresses(so);
     ASSERT_TRUE(secs.count(".plt"));
