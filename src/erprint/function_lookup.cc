@@ -15,6 +15,11 @@ std::vector<model::FuncId> find_functions(Session& s, const std::string& name) {
         (!e.pseudo && fmt::format("{} ({})", e.name, ft.object(e.object).name) == name))
       out.push_back(f);
   }
+  // No function of that name: its compiler clones (scale.constprop.0 for "scale").
+  for (model::FuncId f = 0; out.empty() && f < ft.size(); ++f) {
+    const auto& e = ft.at(f);
+    if (!e.original.empty() && e.original == name) out.push_back(f);
+  }
   return out;
 }
 

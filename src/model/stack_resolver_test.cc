@@ -70,10 +70,15 @@ class StackResolverTest : public ::testing::Test {
     if (!r.experiment) return out;
     Profile p;
     p.add_experiment(std::move(*r.experiment));
-    for (const auto& a : p.aggregates()) out.push_back(p.functions().at(a.funcs.front()).name);
+    originals_.clear();
+    for (const auto& a : p.aggregates()) {
+      out.push_back(p.functions().at(a.funcs.front()).name);
+      originals_.push_back(p.functions().at(a.funcs.front()).original);
+    }
     return out;
   }
   int runs_ = 0;
+  std::vector<std::string> originals_;  // the leaves' `original` (clones), as leaf_names()
   std::string dir_;
 };
 
@@ -146,6 +151,35 @@ int entry(int x) { return hidden_helper(x) + 1; }
   const uint64_t start = std::strtoull(n.c_str() + 9, nullptr, 16);
   EXPECT_GE(start, text) << n;
   EXPECT_LE(start, hidden + 1) << n;
+}
+
+// A compiler clone keeps its name and is mapped to the function it was made from.
+TEST_F(StackResolverTest, ClonesAreMappedToTheirOriginal) {
+  std::string so = compile(R"(
+__attribute__((noinline)) int scale_impl(int x) __asm__("scale.constprop.0");
+int scale_impl(int x) { volatile int y = x; return y * 3; }
+__attribute__((noinline)) int sum_impl(int x) __asm__("sum.isra.0");
+int sum_impl(int x) { volatile int y = x; return y + 5; }
+int entry(int x) { return scale_impl(x) + sum_impl(x); }
+)",
+                           "", "clones");
+  ASSERT_NE(so, "");
+  std::string err;
+  auto syms = symbols::ObjectSymbols::open(so, "", &err);
+  ASSERT_TRUE(syms) << err;
+  std::map<std::string, uint64_t> addr;
+  for (const auto& f : syms->functions()) addr[f.name] = f.addr;
+  ASSERT_TRUE(addr.count("scale.constprop.0") && addr.count("sum.isra.0") && addr.count("entry"));
+  auto names = leaf_names(so, {{addr["scale.constprop.0"] + 1, addr["entry"] + 2},
+                               {addr["sum.isra.0"] + 1, addr["entry"] + 2},
+                               {addr["entry"] + 1}});
+  ASSERT_EQ(names.size(), 3u);
+  EXPECT_EQ(names[0], "scale.constprop.0");
+  EXPECT_EQ(originals_[0], "scale");
+  EXPECT_EQ(names[1], "sum.isra.0");
+  EXPECT_EQ(originals_[1], "sum");
+  EXPECT_EQ(names[2], "entry");
+  EXPECT_EQ(originals_[2], "");
 }
 
 }  // namespace

@@ -51,6 +51,8 @@ std::string render_function_summary(model::Profile& p, FuncId f, const std::vect
   fields.push_back({"Object File", e.pseudo ? "(unknown)" : object_path(ft, f)});
   fields.push_back({"Load Object", object_path(ft, f)});
   fields.push_back({"Mangled Name", e.mangled == e.name ? "" : e.mangled});
+  // A compiler clone (.constprop, .isra, .part, .cold) names the function it was made from.
+  if (!e.original.empty()) fields.push_back({"Clone of", e.original});
   std::string aliases;
   for (FuncId g : aliases_of(ft, f)) aliases += (aliases.empty() ? "" : ", ") + ft.at(g).name;
   fields.push_back({"Aliases", aliases});
@@ -85,8 +87,8 @@ json::Value function_summary_json(model::Profile& p, FuncId f, const std::vector
   }
   json::Value aliases = json::Value::array();
   for (FuncId g : aliases_of(ft, f)) aliases.push(ft.at(g).name);
-  return json::Value::object()
-      .set("id", f)
+  json::Value v = json::Value::object();
+  v.set("id", f)
       .set("name", function_display_name(ft, f, names))
       .set("metrics", std::move(ms))
       .set("size", e.size)
@@ -97,6 +99,8 @@ json::Value function_summary_json(model::Profile& p, FuncId f, const std::vector
       .set("mangled_name", e.mangled)
       .set("aliases", std::move(aliases))
       .set("pseudo", e.pseudo);
+  if (!e.original.empty()) v.set("clone_of", e.original);
+  return v;
 }
 
 }  // namespace erkit::views
