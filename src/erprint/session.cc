@@ -240,7 +240,9 @@ void Session::emit(Report r) {
   }
   if (r.data.is_null()) v.set("text", r.text);
   else v.set("data", std::move(r.data));
-  fmt::print(sink_, "{}\n", v.dump());
+  // Written in pieces: a large report (the call tree) is not held a second time as text.
+  v.dump_to([this](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), sink_); });
+  std::fputc('\n', sink_);
   std::fflush(sink_);
 }
 

@@ -205,7 +205,29 @@ json::Value callers_callees_json(model::Profile& p, const std::vector<ViewColumn
                                  const SortSpec& csort, size_t limit, const NameOptions& names) {
   json::Value columns = json::Value::array(), panels = json::Value::array();
   for (const auto& c : cols) columns.push(column_json(c));
-  for (FuncId f : sorted_functions(p, sort, limit)) panels.push(callers_callees_panel_json(p, f, cols, csort, names));
+  // Each panel is kept as its text, as callers_callees_panel_json() would write it: a
+  // million rows as values would take gigabytes.
+  const auto& ft = p.functions();
+  std::vector<std::string> dn;
+  for (FuncId f : sorted_functions(p, sort, limit)) {
+    for (FuncId g = FuncId(dn.size()); g < ft.size(); ++g) dn.push_back(function_display_name(ft, g, names));
+    size_t ncallers, ncallees;
+    TextTable t = panel_table(p, f, cols, csort, names, &ncallers, &ncallees, &dn);
+    std::string text = "{\"callers\":[";
+    for (size_t i = 0; i < ncallers; ++i) {
+      if (i) text += ',';
+      t.append_row_json(text, i);
+    }
+    text += "],\"function\":";
+    t.append_row_json(text, ncallers);
+    text += ",\"callees\":[";
+    for (size_t i = 0; i < ncallees; ++i) {
+      if (i) text += ',';
+      t.append_row_json(text, ncallers + 1 + i);
+    }
+    text += "]}";
+    panels.push(json::Value::raw(std::move(text)));
+  }
   return json::Value::object()
       .set("sort", sort_json(sort))
       .set("csort", sort_json(csort))

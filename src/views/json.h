@@ -3,6 +3,7 @@
 // insertion order so that output is stable and diffable.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,9 +71,13 @@ class Value {
   std::string dump(int indent = -1) const;
   // Appends the compact text to out.
   void append_to(std::string& out) const { write(out, -1, 0); }
+  // Hands the compact text to `sink` in pieces (raw documents whole, without a copy), for
+  // documents too large to hold twice.
+  void dump_to(const std::function<void(std::string_view)>& sink) const;
 
  private:
   void write(std::string& out, int indent, int level) const;
+  void write_chunked(std::string& buf, const std::function<void(std::string_view)>& sink) const;
   Kind kind_ = Kind::Null;
   int64_t i_ = 0;
   double d_ = 0;

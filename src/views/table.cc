@@ -97,6 +97,27 @@ json::Value TextTable::to_json() const {
   return json::Value::object().set("columns", std::move(cols)).set("rows", std::move(rows));
 }
 
+void TextTable::append_row_json(std::string& out, size_t r) const {
+  const size_t nc = cols_.size();
+  out += '{';
+  if (ids_[r] >= 0) {
+    out += "\"id\":";
+    json::Value(ids_[r]).append_to(out);
+    out += ',';
+  }
+  out += "\"name\":";
+  out += json::escape(names_[r]);
+  if (markers_[r] != " " && !markers_[r].empty()) out += ",\"selected\":true";
+  out += ",\"values\":[";
+  for (size_t i = 0; i < nc; ++i) {
+    if (i) out += ',';
+    int64_t v = raw_[r * nc + i];
+    if (cols_[i].percent) json::Value(percent_of(v, base(i))).append_to(out);
+    else json::Value(v).append_to(out);
+  }
+  out += "]}";
+}
+
 std::string TextTable::flavor_word(char f) {
   switch (f) {
     case 'e': return "Excl.";

@@ -48,6 +48,8 @@ class TextTable {
   // integers (ns, bytes, counts), percentages doubles; "id" where set_row_id() gave one.
   json::Value to_json() const;
   void set_row_id(int64_t id) { ids_.back() = id; }
+  // Row r as to_json() writes it, appended as compact text.
+  void append_row_json(std::string& out, size_t r) const;
   static std::string flavor_word(char f);
 
   // Streaming use, for tables too large to hold (the call tree): observe() every row's values
