@@ -245,8 +245,13 @@ void Profile::compute_edges() {
       if (k > 0) callees.push_back({f, fr[k - 1], ai});
     }
   }
+  // The kept metrics of every aggregate, contiguous (sightings visit aggregates at random).
+  const size_t nm = edge_metrics_.size();
+  std::vector<int64_t> agg_values(aggs_.size() * nm);
+  for (size_t ai = 0; ai < aggs_.size(); ++ai)
+    for (size_t m = 0; m < nm; ++m) agg_values[ai * nm + m] = aggs_[ai].values[edge_metrics_[m]];
   auto reduce = [&](std::vector<Sighting>& entries, EdgeTable& out) {
-    const size_t nf = funcs_.size(), nm = edge_metrics_.size();
+    const size_t nf = funcs_.size();
     std::vector<uint32_t> start(nf + 1, 0);
     for (const Sighting& e : entries) start[e.center + 1]++;
     for (size_t f = 0; f < nf; ++f) start[f + 1] += start[f];
@@ -272,7 +277,8 @@ void Profile::compute_edges() {
           sums.resize(sums.size() + nm, 0);
         }
         int64_t* dst = sums.data() + size_t(slot[e.other]) * nm;
-        for (size_t m = 0; m < nm; ++m) dst[m] += aggs_[e.agg].values[edge_metrics_[m]];
+        const int64_t* src = agg_values.data() + size_t(e.agg) * nm;
+        for (size_t m = 0; m < nm; ++m) dst[m] += src[m];
       }
       std::vector<FuncId> sorted = others;
       std::sort(sorted.begin(), sorted.end());
