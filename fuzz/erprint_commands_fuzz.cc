@@ -70,7 +70,7 @@ void write_experiment(const std::string& dir) {
     r.ns[i % format::kMsCount] = 1000000;
     w.clock_sample(r);
     if (i % 10 == 0) {
-      format::HeapEventRecord h{};
+      format::HeapEvent h{};
       h.tid = r.tid, h.tstamp_ns = t, h.stack_id = stacks[i % 4];
       h.op = i % 20 ? format::kHeapMalloc : format::kHeapFree;
       h.size = uint64_t(i) * 16, h.address = 0x100000 + uint64_t(i / 20) * 64;

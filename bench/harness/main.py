@@ -318,6 +318,12 @@ Things to know when reading the tables:
   and its clock profile of the main thread is ~10× too small (anchors.md §1): its overhead looks
   low partly because it records little. Its rows are what it reports, bugs included.
 - perf's fixed cost is its own start-up and the writing/processing of `perf.data` (anchors.md §2).
+- `locks` and `mallocs` are single-threaded: erkit's sampler thread makes them multi-threaded, and
+  glibc then leaves its single-thread fast paths (locked instructions in `pthread_mutex_lock`,
+  malloc's arena locks). Without any profiler, one idle extra thread makes 100 M uncontended
+  lock/unlock pairs take 2.21 s of CPU instead of 0.84 s; a program that already has threads
+  pays no such cost (docs/clock-profiling.md, Limits). With clock profiling alone collect
+  preloads `libcollector-clock.so`, which interposes none of these calls.
 """
 
 HOW_TO = """## How to reproduce

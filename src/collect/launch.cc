@@ -71,8 +71,11 @@ std::string resolve_program(const std::string& program, std::string* error) {
   return {};
 }
 
-std::string find_collector_library(std::string* error) {
+bool wants_tracing(const Options& o) { return o.heap_trace || o.io_trace || o.sync_trace != "off"; }
+
+std::string find_collector_library(const Options& o, std::string* error) {
   if (const char* env = getenv("ERKIT_COLLECTOR_LIB"); env && *env) return env;
+  const char* name = wants_tracing(o) ? "libcollector.so" : "libcollector-clock.so";
   char self[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) {
@@ -82,10 +85,10 @@ std::string find_collector_library(std::string* error) {
   self[n] = 0;
   std::filesystem::path bindir = std::filesystem::path(self).parent_path();
   for (const char* rel : {"../lib", "../" ERKIT_INSTALL_LIBDIR, "../lib64"}) {
-    auto cand = (bindir / rel / "libcollector.so").lexically_normal();
+    auto cand = (bindir / rel / name).lexically_normal();
     if (std::filesystem::exists(cand)) return cand.string();
   }
-  *error = fmt::format("libcollector.so not found next to {} (set ERKIT_COLLECTOR_LIB)", self);
+  *error = fmt::format("{} not found next to {} (set ERKIT_COLLECTOR_LIB)", name, self);
   return {};
 }
 

@@ -9,7 +9,7 @@
 namespace erkit::collect {
 
 struct LaunchContext {
-  std::string collector_lib;   // absolute path of libcollector.so
+  std::string collector_lib;   // absolute path of the collector library preloaded
   std::string program_path;    // resolved target executable
   std::string experiment;      // created directory
   std::string command_line;    // collect's own argv, for the log
@@ -21,8 +21,11 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error);
 
 // Resolves `program` like execvp would. Empty on failure, with *error set.
 std::string resolve_program(const std::string& program, std::string* error);
-// Locates libcollector.so next to this collect binary (build tree or install prefix).
-std::string find_collector_library(std::string* error);
+// Locates the collector library next to this collect binary (build tree or install prefix):
+// libcollector.so when the options ask for heap, sync-wait or I/O tracing (it exports the
+// tracing interposers), else libcollector-clock.so (the same collector without them).
+// ERKIT_COLLECTOR_LIB overrides both.
+std::string find_collector_library(const Options& o, std::string* error);
 
 // The environment parameter string for the collector (ERKIT_PARAMS).
 std::string collector_params(const Options& o);

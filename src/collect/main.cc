@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
   if (elf.is_elf && !elf.is_dynamic)
     return fail(fmt::format("'{}' is statically linked: the collector cannot be preloaded into it; "
                             "relink it dynamically to profile it", ctx.program_path));
-  ctx.collector_lib = find_collector_library(&error);
+  ctx.collector_lib = find_collector_library(o, &error);
   if (ctx.collector_lib.empty()) return fail(error);
   for (int i = 0; i < argc; ++i) ctx.command_line += (i ? " " : "") + std::string(argv[i]);
 

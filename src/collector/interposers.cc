@@ -120,6 +120,7 @@ void* interposer_resolve(int id) {
 
 }  // namespace erkit::collector
 
+#ifndef ERKIT_COLLECTOR_NO_TRACERS
 // Per version tag: the wrapper's symbol. Unversioned rows carry the public name as their
 // assembler name; versioned rows keep an internal name (local by interposers.map) and are
 // bound to "name@VERSION" by .symver.
@@ -156,3 +157,4 @@ void* interposer_resolve(int id) {
   }
 #include "collector/interposers.def"
 #undef ERKIT_INTERPOSE
+#endif  // ERKIT_COLLECTOR_NO_TRACERS: libcollector-clock.so exports no tracing wrapper

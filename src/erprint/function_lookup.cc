@@ -2,9 +2,22 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 
+#include "views/function_views.h"
+
 namespace erkit::erprint {
+
+void order_candidates(const model::FunctionTable& ft, std::vector<model::FuncId>* cands) {
+  std::stable_sort(cands->begin(), cands->end(), [&](model::FuncId a, model::FuncId b) {
+    const auto& ea = ft.at(a);
+    const auto& eb = ft.at(b);
+    const std::string& pa = ft.object(ea.object).path;
+    const std::string& pb = ft.object(eb.object).path;
+    return pa != pb ? pa < pb : ea.addr < eb.addr;
+  });
+}
 
 std::vector<model::FuncId> find_functions(Session& s, const std::string& name) {
   const auto& ft = s.profile().functions();
@@ -12,7 +25,8 @@ std::vector<model::FuncId> find_functions(Session& s, const std::string& name) {
   for (model::FuncId f = 0; f < ft.size(); ++f) {
     const auto& e = ft.at(f);
     if (e.name == name || e.short_name == name || (!e.mangled.empty() && e.mangled == name) ||
-        (!e.pseudo && fmt::format("{} ({})", e.name, ft.object(e.object).name) == name))
+        (!e.pseudo && (fmt::format("{} ({})", e.name, ft.object(e.object).name) == name ||
+                       fmt::format("{} ({})", e.name, views::function_qualifier(ft, f)) == name)))
       out.push_back(f);
   }
   // No function of that name: its compiler clones (scale.constprop.0 for "scale").
@@ -20,6 +34,7 @@ std::vector<model::FuncId> find_functions(Session& s, const std::string& name) {
     const auto& e = ft.at(f);
     if (!e.original.empty() && e.original == name) out.push_back(f);
   }
+  order_candidates(ft, &out);
   return out;
 }
 
@@ -28,8 +43,10 @@ std::string candidate_list(Session& s, const std::vector<model::FuncId>& cands) 
   std::string out;
   for (size_t i = 0; i < cands.size(); ++i) {
     const auto& e = ft.at(cands[i]);
-    out += fmt::format("  {:>3}) {} ({}) 0x{:x}\n", i + 1, e.name, e.pseudo ? "<pseudo>" : ft.object(e.object).path,
-                       e.addr);
+    size_t slash = e.source_file.rfind('/');
+    std::string file = e.source_file.empty() ? "" : ", " + e.source_file.substr(slash + 1);
+    out += fmt::format("  {:>3}) {} ({}{}) 0x{:x}\n", i + 1, e.name, e.pseudo ? "<pseudo>" : ft.object(e.object).path,
+                       file, e.addr);
   }
   return out;
 }

@@ -10,11 +10,16 @@
 
 namespace erkit::erprint {
 
-// Every function whose long, short or mangled name (or "name (object)") equals `name`, in
-// function-id order.
+// The order in which same-named candidates are numbered (N): by load object path, then by
+// address, so that N does not depend on which function was sampled first.
+void order_candidates(const model::FunctionTable& ft, std::vector<model::FuncId>* cands);
+
+// Every function whose long, short or mangled name (or "name (object)", or the displayed
+// "name (object:file.c)" of a static function sharing its name in one object) equals
+// `name`, in candidate order.
 std::vector<model::FuncId> find_functions(Session& s, const std::string& name);
 
-// The candidates as printed for the user: "  1) name (object) [address]" lines.
+// The candidates as printed for the user: "  1) name (object path, source file) 0xaddress" lines.
 std::string candidate_list(Session& s, const std::vector<model::FuncId>& cands);
 
 // Resolves `name` with optional N (args[1] of the command). On failure returns nullopt and

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "erprint/commands.h"
+#include "erprint/function_lookup.h"
 #include "views/disasm_view.h"
 #include "views/line_views.h"
 #include "views/source_view.h"
@@ -84,10 +85,10 @@ bool resolve_target(Session& s, const std::vector<std::string>& a, Target* t, st
   }
   SourceState& st = state(s);
   const auto& ft = s.profile().functions();
-  std::vector<model::FuncId> funcs;
-  for (model::FuncId f = 0; f < ft.size(); ++f) {
+  std::vector<model::FuncId> funcs;  // in the order N counts them
+  for (model::FuncId f : find_functions(s, name)) {
     const auto& e = ft.at(f);
-    if (!e.pseudo && e.object != model::kNoObject && (e.name == name || e.short_name == name)) funcs.push_back(f);
+    if (!e.pseudo && e.object != model::kNoObject) funcs.push_back(f);
   }
   auto choose = [&](size_t count, const std::function<std::string(size_t)>& label) -> int {
     if (count == 1) return 0;
@@ -181,9 +182,13 @@ CommandResult run_disasm(Session& s, const std::vector<std::string>& a) {
   std::vector<symbols::FunctionInfo> fns;
   if (t.func) {
     const auto& e = s.profile().functions().at(t.func);
-    const auto* fi = function_info(*t.obj, e);
-    if (!fi) return err(fmt::format("disasm: {} has no code of its own (inlined everywhere); list its callers", e.name));
-    fns = t.obj->module_functions(fi->addr);
+    if (const auto* fi = function_info(*t.obj, e)) {
+      fns = t.obj->module_functions(fi->addr);
+    } else if (auto region = e.addr ? t.obj->unnamed_region(e.addr, e.name) : std::nullopt) {
+      fns.push_back(*region);  // <static>@0x... of a stripped object: the code up to the next symbol
+    } else {
+      return err(fmt::format("disasm: {} has no code of its own (inlined everywhere); list its callers", e.name));
+    }
   } else {
     std::vector<uint32_t> files = t.obj->lines().files_matching(t.file);
     for (const auto& f : t.obj->functions_for_file(files)) {
@@ -194,6 +199,21 @@ CommandResult run_disasm(Session& s, const std::vector<std::string>& a) {
   }
   views::AnnotationMetrics m = views::build_annotation_metrics(s.profile(), s.function_columns());
   return print(s, views::render_disasm(*t.obj, fns, m, st.opts));
+}
+
+// Load objects collapsed by object_select/object_hide: one aggregate row each in lines and pcs.
+views::LineViewOptions line_options(Session& s) {
+  views::LineViewOptions o;
+  const auto& ft = s.profile().functions();
+  for (model::ObjId obj = 1; obj < ft.object_count(); ++obj)
+    if (!s.profile().object_expanded(obj)) o.collapsed.insert(obj);
+  return o;
+}
+
+using LineRenderer = std::string (*)(model::Profile&, const std::vector<views::ViewColumn>&, const views::SortSpec&,
+                                    size_t, const views::NameOptions&, const views::LineViewOptions&);
+CommandResult run_line_view(Session& s, LineRenderer render) {
+  return print(s, render(s.profile(), s.function_columns(), s.sort(), s.limit, s.names, line_options(s)));
 }
 
 CommandResult set_threshold(Session& s, const std::string& v, bool disasm) {
@@ -220,19 +240,14 @@ void add_source_commands(std::vector<Command>& t) {
                run_source});
   t.push_back({"disasm", {}, 1, 2, "{file|function} [N]", "Annotated disassembly of a function's module or a file",
                run_disasm});
-  t.push_back({"lines", {}, 0, 0, "", "Source lines with metrics, sorted by the sort metric", [](Session& s, const auto&) {
-                 return print(s, views::render_lines(s.profile(), s.function_columns(), s.sort(), s.limit, s.names));
-               }});
-  t.push_back({"lsummary", {}, 0, 0, "", "Summary panel of each source line", [](Session& s, const auto&) {
-                 return print(s,
-                              views::render_line_summaries(s.profile(), s.function_columns(), s.sort(), s.limit, s.names));
-               }});
-  t.push_back({"pcs", {}, 0, 0, "", "PCs with metrics, sorted by the sort metric", [](Session& s, const auto&) {
-                 return print(s, views::render_pcs(s.profile(), s.function_columns(), s.sort(), s.limit, s.names));
-               }});
-  t.push_back({"psummary", {}, 0, 0, "", "Summary panel of each PC", [](Session& s, const auto&) {
-                 return print(s, views::render_pc_summaries(s.profile(), s.function_columns(), s.sort(), s.limit, s.names));
-               }});
+  t.push_back({"lines", {}, 0, 0, "", "Source lines with metrics, sorted by the sort metric",
+               [](Session& s, const auto&) { return run_line_view(s, views::render_lines); }});
+  t.push_back({"lsummary", {}, 0, 0, "", "Summary panel of each source line",
+               [](Session& s, const auto&) { return run_line_view(s, views::render_line_summaries); }});
+  t.push_back({"pcs", {}, 0, 0, "", "PCs with metrics, sorted by the sort metric",
+               [](Session& s, const auto&) { return run_line_view(s, views::render_pcs); }});
+  t.push_back({"psummary", {}, 0, 0, "", "Summary panel of each PC",
+               [](Session& s, const auto&) { return run_line_view(s, views::render_pc_summaries); }});
   t.push_back({"scc", {}, 0, 1, "com_spec", "Commentary classes in annotated source (basic, inline, loop, ..., all, none)",
                [](Session& s, const auto& a) { return set_com_spec(s, a, false); }});
   t.push_back({"dcc", {}, 0, 1, "com_spec", "Commentary classes and hex/src/asrc in annotated disassembly",

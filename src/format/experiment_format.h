@@ -78,10 +78,15 @@ enum RecordKind : uint32_t {
   kRecStack = 1,
   kRecClockSample = 2,
   kRecOverviewSample = 3,
-  kRecHeapEvent = 4,
+  kRecLegacyHeapEvent = 4,  // read, no longer written: see "Heap trace" below
   kRecSyncEvent = 5,
   kRecIoEvent = 6,
   kRecHwcEvent = 7,
+  kRecHeapAlloc = 8,    // HeapAllocRecord
+  kRecHeapFree = 9,     // HeapFreeRecord
+  kRecHeapRealloc = 10, // HeapReallocRecord (realloc family and mremap)
+  kRecHeapMmap = 11,    // HeapAllocRecord
+  kRecHeapMunmap = 12,  // HeapAllocRecord, stack_id = kNoStackId
 };
 
 // ---- Call stacks --------------------------------------------------------------------------
@@ -155,8 +160,45 @@ struct OverviewSampleRecord {
 };
 
 // ---- Heap, sync, I/O traces (fields fixed now so the reader can be written once) ----------
+// Heap trace: one compact record per event, its kind saying which operation it was; bytes
+// written are most of the tracer's cost (a malloc+free pair is 40 + 24 bytes). Allocations carry
+// the allocating call stack; releases carry only what the leak computation needs. Writers and
+// readers go through encode_heap_record / decode_heap_record (below), never the structs directly.
 enum HeapOp : uint32_t { kHeapMalloc = 1, kHeapFree, kHeapRealloc, kHeapMmap, kHeapMunmap };
-struct HeapEventRecord {
+
+struct HeapAllocRecord {  // kRecHeapAlloc, kRecHeapMmap, kRecHeapMunmap
+  uint32_t word;
+  uint32_t tid;
+  uint64_t tstamp_ns;  // after the call returned
+  uint64_t stack_id;   // kNoStackId for munmap
+  uint64_t size;       // bytes requested (mmap/munmap: length)
+  uint64_t address;    // the block (munmap: the start of the unmapped range)
+};
+static_assert(sizeof(HeapAllocRecord) == 40);
+
+struct HeapFreeRecord {  // kRecHeapFree
+  uint32_t word;
+  uint32_t tid;
+  uint64_t tstamp_ns;  // before the real free ran
+  uint64_t address;
+};
+static_assert(sizeof(HeapFreeRecord) == 24);
+
+struct HeapReallocRecord {  // kRecHeapRealloc
+  uint32_t word;
+  uint32_t tid;
+  uint64_t tstamp_ns;     // at the call's end
+  uint64_t stack_id;
+  uint32_t duration_ns;   // the call's duration: the old block was released at tstamp - duration
+  uint32_t reserved;
+  uint64_t size;
+  uint64_t address;       // the new block
+  uint64_t old_address;   // the previous block (may equal address)
+};
+static_assert(sizeof(HeapReallocRecord) == 56);
+
+// Kind 4, written by erkit before the compact records (the same format version): still read.
+struct LegacyHeapEventRecord {
   uint32_t word;
   uint32_t tid;
   uint64_t tstamp_ns;
@@ -167,6 +209,122 @@ struct HeapEventRecord {
   uint64_t address;    // result address, or the freed address
   uint64_t old_address;  // realloc: the previous block
 };
+static_assert(sizeof(LegacyHeapEventRecord) == 56);
+
+// One heap event whatever record carried it (not an on-disk layout): what writers encode and
+// readers decode. Fields a record kind does not carry are 0.
+struct HeapEvent {
+  uint64_t tstamp_ns;
+  uint64_t stack_id;
+  uint64_t size;
+  uint64_t address;
+  uint64_t old_address;  // realloc
+  uint32_t tid;
+  uint32_t op;           // HeapOp
+  uint32_t duration_ns;  // realloc
+};
+
+// The record kind and size an event is written as (0, 0 for an unknown op).
+inline constexpr uint32_t heap_record_kind(uint32_t op) {
+  switch (op) {
+    case kHeapMalloc: return kRecHeapAlloc;
+    case kHeapFree: return kRecHeapFree;
+    case kHeapRealloc: return kRecHeapRealloc;
+    case kHeapMmap: return kRecHeapMmap;
+    case kHeapMunmap: return kRecHeapMunmap;
+  }
+  return 0;
+}
+inline constexpr uint32_t heap_record_size(uint32_t op) {
+  switch (op) {
+    case kHeapFree: return sizeof(HeapFreeRecord);
+    case kHeapRealloc: return sizeof(HeapReallocRecord);
+    case kHeapMalloc: case kHeapMmap: case kHeapMunmap: return sizeof(HeapAllocRecord);
+  }
+  return 0;
+}
+
+// Fills the record body at dst (heap_record_size(e.op) bytes, 8-aligned) except its word, which
+// the writer stores last (see the record protocol above). Freestanding: the collector uses it.
+inline void encode_heap_record(const HeapEvent& e, void* dst) {
+  switch (e.op) {
+    case kHeapFree: {
+      auto* r = static_cast<HeapFreeRecord*>(dst);
+      r->tid = e.tid;
+      r->tstamp_ns = e.tstamp_ns;
+      r->address = e.address;
+      return;
+    }
+    case kHeapRealloc: {
+      auto* r = static_cast<HeapReallocRecord*>(dst);
+      r->tid = e.tid;
+      r->tstamp_ns = e.tstamp_ns;
+      r->stack_id = e.stack_id;
+      r->duration_ns = e.duration_ns;
+      r->reserved = 0;
+      r->size = e.size;
+      r->address = e.address;
+      r->old_address = e.old_address;
+      return;
+    }
+    default: {
+      auto* r = static_cast<HeapAllocRecord*>(dst);
+      r->tid = e.tid;
+      r->tstamp_ns = e.tstamp_ns;
+      r->stack_id = e.stack_id;
+      r->size = e.size;
+      r->address = e.address;
+      return;
+    }
+  }
+}
+
+// Decodes a complete heap record of the given kind and total size (p need not be aligned);
+// false if the kind is not a heap record or the size is not its size.
+inline bool decode_heap_record(uint32_t kind, const void* p, uint32_t size, HeapEvent* out) {
+  *out = HeapEvent{};
+  switch (kind) {
+    case kRecHeapAlloc:
+    case kRecHeapMmap:
+    case kRecHeapMunmap: {
+      HeapAllocRecord r;
+      if (size != sizeof r) return false;
+      __builtin_memcpy(&r, p, sizeof r);
+      out->op = kind == kRecHeapAlloc ? kHeapMalloc : kind == kRecHeapMmap ? kHeapMmap : kHeapMunmap;
+      out->tid = r.tid, out->tstamp_ns = r.tstamp_ns, out->stack_id = r.stack_id;
+      out->size = r.size, out->address = r.address;
+      return true;
+    }
+    case kRecHeapFree: {
+      HeapFreeRecord r;
+      if (size != sizeof r) return false;
+      __builtin_memcpy(&r, p, sizeof r);
+      out->op = kHeapFree;
+      out->tid = r.tid, out->tstamp_ns = r.tstamp_ns, out->address = r.address;
+      return true;
+    }
+    case kRecHeapRealloc: {
+      HeapReallocRecord r;
+      if (size != sizeof r) return false;
+      __builtin_memcpy(&r, p, sizeof r);
+      out->op = kHeapRealloc;
+      out->tid = r.tid, out->tstamp_ns = r.tstamp_ns, out->stack_id = r.stack_id;
+      out->duration_ns = r.duration_ns, out->size = r.size, out->address = r.address;
+      out->old_address = r.old_address;
+      return true;
+    }
+    case kRecLegacyHeapEvent: {
+      LegacyHeapEventRecord r;
+      if (size != sizeof r) return false;
+      __builtin_memcpy(&r, p, sizeof r);
+      out->op = r.op, out->tid = r.tid, out->tstamp_ns = r.tstamp_ns, out->stack_id = r.stack_id;
+      out->duration_ns = r.op == kHeapRealloc ? r.reserved : 0;
+      out->size = r.size, out->address = r.address, out->old_address = r.old_address;
+      return true;
+    }
+  }
+  return false;
+}
 
 enum SyncOp : uint32_t {
   kSyncMutex = 1, kSyncCondWait, kSyncRwlockRead, kSyncRwlockWrite, kSyncSpin,

@@ -129,7 +129,12 @@ void HostExperimentWriter::clock_sample(const ClockSampleRecord& r) {
 void HostExperimentWriter::overview_sample(const OverviewSampleRecord& r) {
   append(DataKind::kOverview, kRecOverviewSample, &r, sizeof r);
 }
-void HostExperimentWriter::heap_event(const HeapEventRecord& r) { append(DataKind::kHeap, kRecHeapEvent, &r, sizeof r); }
+void HostExperimentWriter::heap_event(const HeapEvent& e) {
+  if (!heap_record_kind(e.op)) return;
+  alignas(8) char rec[sizeof(HeapReallocRecord)] = {};
+  encode_heap_record(e, rec);
+  append(DataKind::kHeap, heap_record_kind(e.op), rec, heap_record_size(e.op));
+}
 void HostExperimentWriter::sync_event(const SyncEventRecord& r) { append(DataKind::kSync, kRecSyncEvent, &r, sizeof r); }
 void HostExperimentWriter::io_event(const IoEventRecord& r) { append(DataKind::kIo, kRecIoEvent, &r, sizeof r); }
 

@@ -31,7 +31,8 @@ class HostExperimentWriter {
   uint64_t stack(const std::vector<uint64_t>& pcs_leaf_first);
   void clock_sample(const ClockSampleRecord& r);
   void overview_sample(const OverviewSampleRecord& r);
-  void heap_event(const HeapEventRecord& r);
+  // Written as the compact record for e.op (encode_heap_record).
+  void heap_event(const HeapEvent& e);
   void sync_event(const SyncEventRecord& r);
   void io_event(const IoEventRecord& r);
 

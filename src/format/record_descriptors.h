@@ -17,6 +17,14 @@ inline constexpr const char* kOverviewDescriptor =
     "inblock:i64@72 oublock:i64@80 maxrss_kb:i64@88 rss_kb:i64@96 read_bytes:i64@104 "
     "write_bytes:i64@112 label:char[64]@120\n";
 inline constexpr const char* kHeapDescriptor =
+    "8 heap_alloc 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n"
+    "9 heap_free 24 word:u32@0 tid:u32@4 tstamp_ns:u64@8 address:u64@16\n"
+    "10 heap_realloc 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 duration_ns:u32@24 "
+    "size:u64@32 address:u64@40 old_address:u64@48\n"
+    "11 heap_mmap 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n"
+    "12 heap_munmap 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n";
+// The heaptrace layout written before the compact records; readers still accept it.
+inline constexpr const char* kLegacyHeapDescriptor =
     "4 heap_event 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 op:u32@24 "
     "size:u64@32 address:u64@40 old_address:u64@48\n";
 inline constexpr const char* kSyncDescriptor =
@@ -41,10 +49,20 @@ inline constexpr const char* record_descriptor_text(DataKind k) {
   return "";
 }
 
+// Whether a reader of this version accepts a data file of kind k with this descriptor: this
+// version's own, or an older layout it still decodes.
+inline bool descriptor_accepted(DataKind k, const char* desc, size_t len) {
+  auto same = [&](const char* want) {
+    size_t n = __builtin_strlen(want);
+    return n == len && __builtin_memcmp(want, desc, n) == 0;
+  };
+  return same(record_descriptor_text(k)) || (k == DataKind::kHeap && same(kLegacyHeapDescriptor));
+}
+
 static_assert(offsetof(ClockSampleRecord, ns) == 32);
 static_assert(sizeof(OverviewSampleRecord) == 184);
 static_assert(offsetof(OverviewSampleRecord, label) == 120);
-static_assert(sizeof(HeapEventRecord) == 56);
+static_assert(offsetof(HeapReallocRecord, duration_ns) == 24);
 static_assert(sizeof(SyncEventRecord) == 48);
 static_assert(sizeof(IoEventRecord) == 56);
 

@@ -5,12 +5,12 @@
 
 namespace erkit::model {
 
-bool heap_allocates(const format::HeapEventRecord& h) {
+bool heap_allocates(const format::HeapEvent& h) {
   return (h.op == format::kHeapMalloc || h.op == format::kHeapRealloc || h.op == format::kHeapMmap) &&
          h.address != 0;
 }
 
-std::vector<bool> leaked_allocations(const std::vector<format::HeapEventRecord>& events) {
+std::vector<bool> leaked_allocations(const std::vector<format::HeapEvent>& events) {
   struct Action {
     uint64_t t;
     bool release;  // releases sort before acquisitions at the same time
@@ -29,7 +29,7 @@ std::vector<bool> leaked_allocations(const std::vector<format::HeapEventRecord>&
         break;
       case format::kHeapRealloc:
         if (h.old_address) {
-          uint64_t start = h.tstamp_ns >= h.reserved ? h.tstamp_ns - h.reserved : 0;
+          uint64_t start = h.tstamp_ns >= h.duration_ns ? h.tstamp_ns - h.duration_ns : 0;
           actions.push_back({start, true, idx, h.old_address});
         }
         break;

@@ -4,7 +4,7 @@
 // Events come from many threads and are ordered by time; the collector stamps a release before
 // the real call frees the block and an allocation after the real call returned it, so an address
 // is released before it is handed out again even across threads. A realloc (or mremap) record
-// is stamped at its end and carries its duration in `reserved`: its old block is released at
+// is stamped at its end and carries its duration (`duration_ns`): its old block is released at
 // the call's start, its new block obtained at the end.
 #pragma once
 #include <vector>
@@ -14,8 +14,8 @@
 namespace erkit::model {
 
 // Whether an event allocates (malloc family, realloc with a result, mmap).
-bool heap_allocates(const format::HeapEventRecord& h);
+bool heap_allocates(const format::HeapEvent& h);
 // leaked[i]: event i allocated a block that no later event released. `events` sorted by time.
-std::vector<bool> leaked_allocations(const std::vector<format::HeapEventRecord>& events);
+std::vector<bool> leaked_allocations(const std::vector<format::HeapEvent>& events);
 
 }  // namespace erkit::model

@@ -5,19 +5,19 @@
 namespace erkit::model {
 namespace {
 
-format::HeapEventRecord ev(uint32_t op, uint64_t t, uint64_t addr, uint64_t old = 0, uint32_t dur = 0) {
-  format::HeapEventRecord h{};
+format::HeapEvent ev(uint32_t op, uint64_t t, uint64_t addr, uint64_t old = 0, uint32_t dur = 0) {
+  format::HeapEvent h{};
   h.op = op;
   h.tstamp_ns = t;
   h.address = addr;
   h.old_address = old;
-  h.reserved = dur;
+  h.duration_ns = dur;
   h.size = 8;
   return h;
 }
 
 TEST(HeapLeaks, FreedBlocksAreNotLeaks) {
-  std::vector<format::HeapEventRecord> v = {ev(format::kHeapMalloc, 10, 0x100), ev(format::kHeapMalloc, 20, 0x200),
+  std::vector<format::HeapEvent> v = {ev(format::kHeapMalloc, 10, 0x100), ev(format::kHeapMalloc, 20, 0x200),
                                             ev(format::kHeapFree, 30, 0x100)};
   auto leaked = leaked_allocations(v);
   EXPECT_EQ(leaked, (std::vector<bool>{false, true, false}));
@@ -26,7 +26,7 @@ TEST(HeapLeaks, FreedBlocksAreNotLeaks) {
 TEST(HeapLeaks, AddressReusedAfterFreeOnAnotherThread) {
   // Thread B frees 0x100 (stamped before its real free), thread A gets 0x100 back (stamped after
   // its real malloc): A's block is live, B's was released.
-  std::vector<format::HeapEventRecord> v = {ev(format::kHeapMalloc, 10, 0x100), ev(format::kHeapFree, 40, 0x100),
+  std::vector<format::HeapEvent> v = {ev(format::kHeapMalloc, 10, 0x100), ev(format::kHeapFree, 40, 0x100),
                                             ev(format::kHeapMalloc, 41, 0x100)};
   EXPECT_EQ(leaked_allocations(v), (std::vector<bool>{false, false, true}));
 }
@@ -34,13 +34,13 @@ TEST(HeapLeaks, AddressReusedAfterFreeOnAnotherThread) {
 TEST(HeapLeaks, ReallocReleasesTheOldBlockAtItsStart) {
   // realloc(0x100) -> 0x300 runs from t=50 to t=60; meanwhile another thread's malloc returned
   // the old address 0x100 at t=55. Only the realloc's release at 50 may drop 0x100.
-  std::vector<format::HeapEventRecord> v = {ev(format::kHeapMalloc, 10, 0x100), ev(format::kHeapMalloc, 55, 0x100),
+  std::vector<format::HeapEvent> v = {ev(format::kHeapMalloc, 10, 0x100), ev(format::kHeapMalloc, 55, 0x100),
                                             ev(format::kHeapRealloc, 60, 0x300, 0x100, 10)};
   EXPECT_EQ(leaked_allocations(v), (std::vector<bool>{false, true, true}));
 }
 
 TEST(HeapLeaks, ReallocInPlaceAndMmap) {
-  std::vector<format::HeapEventRecord> v = {
+  std::vector<format::HeapEvent> v = {
       ev(format::kHeapMalloc, 10, 0x100), ev(format::kHeapRealloc, 20, 0x100, 0x100, 2),
       ev(format::kHeapMmap, 30, 0x7000), ev(format::kHeapMunmap, 40, 0x7000), ev(format::kHeapMmap, 50, 0x8000)};
   EXPECT_EQ(leaked_allocations(v), (std::vector<bool>{false, true, false, false, true}));
@@ -48,7 +48,7 @@ TEST(HeapLeaks, ReallocInPlaceAndMmap) {
 }
 
 TEST(HeapLeaks, FreeOfUnknownBlockIsIgnored) {
-  std::vector<format::HeapEventRecord> v = {ev(format::kHeapFree, 5, 0x900), ev(format::kHeapMalloc, 10, 0x100)};
+  std::vector<format::HeapEvent> v = {ev(format::kHeapFree, 5, 0x900), ev(format::kHeapMalloc, 10, 0x100)};
   EXPECT_EQ(leaked_allocations(v), (std::vector<bool>{false, true}));
 }
 

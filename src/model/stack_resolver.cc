@@ -20,7 +20,7 @@ std::string strip_symbol_version(std::string name) {
 bool is_collector_object(const std::string& path) {
   size_t slash = path.rfind('/');
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  return base == "libcollector.so";
+  return base == "libcollector.so" || base == "libcollector-clock.so";
 }
 
 }  // namespace
@@ -59,7 +59,8 @@ FuncId StackResolver::static_function(ObjId obj, const symbols::ObjectSymbols* s
     e.name = e.short_name = "@plt";
     e.object = obj;
     e.addr = sec->addr;
-    return funcs_.intern(std::move(e));
+    // By name: a named slot may start where the section does.
+    return funcs_.intern_named(std::move(e));
   }
   uint64_t start = vaddr;
   if (const auto* before = syms ? syms->function_before(vaddr) : nullptr) start = before->addr + before->size;
@@ -109,7 +110,9 @@ StackResolver::PcResult StackResolver::symbolise(const reader::LoadObject& lo, u
       e.size = concrete->size;
       e.source_file = concrete->source_file;
     }
-    FuncId f = funcs_.intern(std::move(e));
+    // An inlined frame has no address: the file of its line tells same-named static
+    // functions of the object apart.
+    FuncId f = funcs_.intern(std::move(e), fr.inlined ? fr.loc.file : std::string());
     r.frames.insert(r.frames.begin(), FrameRef{f, 0, intern_line(fr.loc.file, fr.loc.line)});
   }
   uint32_t pci = intern_pc(obj, vaddr, r.frames.back().func);
@@ -129,7 +132,7 @@ StackResolver::PcResult StackResolver::dynamic_function(const reader::DynamicFun
   fe.addr = df.vaddr;
   fe.size = df.size;
   fe.source_file = df.source;
-  FuncId f = funcs_.intern(std::move(fe));
+  FuncId f = funcs_.intern_named(std::move(fe));
   uint32_t line = df.line_at(pc - df.vaddr);
   r.frames.push_back({f, intern_pc(obj, pc, f), df.source.empty() || !line ? 0 : intern_line(df.source, line)});
   return r;

@@ -83,8 +83,7 @@ DataFileStats read_data_file(const std::string& path, format::DataKind expected_
     problems->push_back("header does not match the file's name or layout");
     return st;
   }
-  std::string_view desc(h.descriptor, strnlen(h.descriptor, sizeof h.descriptor));
-  if (desc != format::record_descriptor_text(expected_kind)) {
+  if (!format::descriptor_accepted(expected_kind, h.descriptor, strnlen(h.descriptor, sizeof h.descriptor))) {
     problems->push_back("record layout differs from this erkit's (written by another version?)");
     return st;
   }

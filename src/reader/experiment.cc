@@ -196,7 +196,7 @@ bool plausible(const format::ClockSampleRecord& r) {
     if (ns > kMaxPlausible) return false;
   return true;
 }
-bool plausible(const format::HeapEventRecord& r) { return r.size <= kMaxPlausible; }
+bool plausible(const format::HeapEvent& r) { return r.size <= kMaxPlausible; }
 bool plausible(const format::SyncEventRecord& r) { return r.wait_ns <= kMaxPlausible; }
 bool plausible(const format::IoEventRecord& r) {
   return r.duration_ns <= kMaxPlausible && r.bytes >= -1 && r.bytes <= int64_t(kMaxPlausible);
@@ -237,9 +237,14 @@ void read_data(Experiment& e) {
           e.samples.push_back(s);
           return;
         }
-        case format::kRecHeapEvent: {
-          format::HeapEventRecord r;
-          if (!copy_record(p, size, &r)) ++bad;
+        case format::kRecHeapAlloc:
+        case format::kRecHeapFree:
+        case format::kRecHeapRealloc:
+        case format::kRecHeapMmap:
+        case format::kRecHeapMunmap:
+        case format::kRecLegacyHeapEvent: {
+          format::HeapEvent r;
+          if (!format::decode_heap_record(rk, p, size, &r)) ++bad;
           else if (!plausible(r)) ++implausible;
           else e.heap.push_back(r);
           return;

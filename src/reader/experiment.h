@@ -113,7 +113,7 @@ struct Experiment {
   std::unordered_map<uint64_t, std::vector<uint64_t>> stacks;
   std::vector<ClockSample> clock;
   std::vector<OverviewSample> samples;
-  std::vector<format::HeapEventRecord> heap;
+  std::vector<format::HeapEvent> heap;  // from any heap record kind
   std::vector<format::SyncEventRecord> sync;
   std::vector<format::IoEventRecord> io;
   std::vector<std::string> notes;

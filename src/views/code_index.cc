@@ -80,6 +80,21 @@ std::vector<symbols::FunctionInfo> ObjectCodeIndex::module_functions(uint64_t ad
   return out;
 }
 
+std::optional<symbols::FunctionInfo> ObjectCodeIndex::unnamed_region(uint64_t start, const std::string& name) const {
+  const symbols::SectionInfo* sec = syms_->section_at(start);
+  if (!sec || !sec->executable) return std::nullopt;
+  uint64_t end = sec->addr + sec->size;
+  const auto& fns = syms_->functions();
+  auto next = std::upper_bound(fns.begin(), fns.end(), start,
+                               [](uint64_t a, const symbols::FunctionInfo& f) { return a < f.addr; });
+  if (next != fns.end()) end = std::min(end, next->addr);
+  symbols::FunctionInfo f;
+  f.name = name;
+  f.addr = start;
+  f.size = end - start;
+  return f;
+}
+
 std::vector<symbols::FunctionInfo> ObjectCodeIndex::functions_for_file(const std::vector<uint32_t>& files) const {
   std::set<uint64_t> addrs;
   std::vector<symbols::FunctionInfo> out;

@@ -4,6 +4,7 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ class ObjectCodeIndex {
   // Functions of the compilation unit covering addr, by address; just the function at
   // addr when there is no DWARF ("unknown module": seed-spec §10.5).
   std::vector<symbols::FunctionInfo> module_functions(uint64_t addr) const;
+  // The code from `start` to the next symbol or the end of its section, named `name`: a
+  // `<static>@0x...` function of a stripped object. None when start is not in code.
+  std::optional<symbols::FunctionInfo> unnamed_region(uint64_t start, const std::string& name) const;
   // Functions with code from any of the given line-table files, or compiled in a CU of that name.
   std::vector<symbols::FunctionInfo> functions_for_file(const std::vector<uint32_t>& files) const;
   // Name for a call/jump target: "puts@plt", "helper", "helper+0x10", or "".

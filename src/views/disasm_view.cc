@@ -14,11 +14,12 @@ namespace {
 class SourceCache {
  public:
   SourceCache(const SourcePaths& p, const std::string& object) : paths_(p), object_(object) {}
-  const std::vector<std::string>* get(const std::string& file) {
+  // comp_dir: the compilation directory of the code's unit, for a relative file name.
+  const std::vector<std::string>* get(const std::string& file, const std::string& comp_dir) {
     auto it = files_.find(file);
     if (it == files_.end()) {
       std::vector<std::string> lines;
-      FoundSource f = find_source(paths_, file, "", object_);
+      FoundSource f = find_source(paths_, file, comp_dir, object_);
       if (f.path.empty() || !read_lines(f.path, &lines)) {
         missing_.push_back(f.message);
         lines.clear();
@@ -73,8 +74,9 @@ std::string render_disasm(ObjectCodeIndex& obj, const std::vector<symbols::Funct
   AnnotatedListing l(m.cols, m.totals);
   const std::string indent(8, ' ');
   uint32_t fn_lo = 0;  // lowest primary-file line of the function being listed
+  std::string comp_dir;  // of the function being listed
   auto emit_source = [&](const std::string& file, uint32_t line, bool primary) {
-    const auto* text = sources.get(file);
+    const auto* text = sources.get(file, comp_dir);
     auto& done = printed[file];
     if (done.count(line)) return;
     // Show the unprinted lines of this function leading up to this one, and before its
@@ -106,6 +108,8 @@ std::string render_disasm(ObjectCodeIndex& obj, const std::vector<symbols::Funct
       if (ci.ins.has_target && ci.ins.flow != disasm::Flow::Call && ci.ins.target >= lo && ci.ins.target < hi)
         targets.insert(ci.ins.target);
     bool index_done = false;
+    const auto* cu = obj.lines().cu_at(fc.info.addr);
+    comp_dir = cu ? cu->comp_dir : "";
     fn_lo = UINT32_MAX;
     for (const auto& ci : fc.instrs)
       if (ci.line() && ci.file() == fc.default_file) fn_lo = std::min(fn_lo, ci.line());

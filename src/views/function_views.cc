@@ -10,11 +10,20 @@ namespace erkit::views {
 
 using model::FuncId;
 
+std::string function_qualifier(const model::FunctionTable& ft, FuncId f) {
+  const auto& e = ft.at(f);
+  const std::string& obj = ft.object(e.object).name;
+  if (ft.name_is_unique_in_object(f)) return obj;
+  size_t slash = e.source_file.rfind('/');
+  if (!e.source_file.empty()) return fmt::format("{}:{}", obj, e.source_file.substr(slash + 1));
+  return fmt::format("{}:{:#x}", obj, e.addr);
+}
+
 std::string function_display_name(const model::FunctionTable& ft, FuncId f, const NameOptions& n) {
   const auto& e = ft.at(f);
   std::string name = n.mangled && !e.mangled.empty() ? e.mangled : n.short_names ? e.short_name : e.name;
   if (e.pseudo) return name;
-  if (n.show_object || !ft.name_is_unique(f)) name += fmt::format(" ({})", ft.object(e.object).name);
+  if (n.show_object || !ft.name_is_unique(f)) name += fmt::format(" ({})", function_qualifier(ft, f));
   return name;
 }
 

@@ -24,6 +24,10 @@ struct NameOptions {
   bool show_object = false;   // :shared_object_name — always append the load object
 };
 
+// What follows a non-unique name in parentheses: the load object's name, and for functions
+// sharing their name within one object (static functions of several source files) the
+// source file ("prog:b.c"; the start address when the file is unknown).
+std::string function_qualifier(const model::FunctionTable& ft, model::FuncId f);
 std::string function_display_name(const model::FunctionTable& ft, model::FuncId f, const NameOptions& n);
 std::string sort_description(const SortSpec& s);
 json::Value sort_json(const SortSpec& s);

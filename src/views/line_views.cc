@@ -22,10 +22,6 @@ std::string base_name(const std::string& p) {
   return s == std::string::npos ? p : p.substr(s + 1);
 }
 
-void add(model::Values& a, const model::Values& b) {
-  for (uint32_t m = 0; m < model::kMetricCount; ++m) a[m] += b[m];
-}
-
 int64_t key_of(const Item& i, const SortSpec& s) { return s.flavor == 'i' ? i.incl[s.metric] : i.excl[s.metric]; }
 
 void sort_items(std::vector<Item>& v, const SortSpec& s) {
@@ -37,31 +33,48 @@ void sort_items(std::vector<Item>& v, const SortSpec& s) {
   });
 }
 
+// One row per collapsed load object, counted as the function list counts the object's
+// pseudo-function: exclusive from the stacks whose leaf is in the object, inclusive once
+// per stack with any frame in it (not the sum of its lines, which counts a stack once per
+// line it passes through).
+void add_collapsed_rows(model::Profile& p, const LineViewOptions& o, std::vector<Item>* items) {
+  const auto& ft = p.functions();
+  std::map<model::ObjId, Item> rows;
+  std::vector<model::ObjId> seen;
+  for (const auto& a : p.aggregates()) {
+    seen.clear();
+    const auto& frames = a.stack->frames;
+    for (size_t k = 0; k < frames.size(); ++k) {
+      const auto& f = frames[k];
+      if (f.pc == 0 && f.line == 0) continue;  // pseudo frames
+      model::ObjId obj = ft.at(f.func).object;
+      if (!o.collapsed.count(obj) || std::find(seen.begin(), seen.end(), obj) != seen.end()) continue;
+      seen.push_back(obj);
+      auto [it, fresh] = rows.try_emplace(obj);
+      if (fresh) {
+        it->second.label = fmt::format("<{}>", ft.object(obj).name);
+        it->second.object = ft.object(obj).path;
+      }
+      for (uint32_t m = 0; m < model::kMetricCount; ++m) {
+        if (k == 0) it->second.excl[m] += a.values[m];
+        it->second.incl[m] += a.values[m];
+      }
+    }
+  }
+  for (auto& [obj, row] : rows) items->push_back(std::move(row));
+}
+
 std::vector<Item> collect(model::Profile& p, bool pcs, const NameOptions& names, const LineViewOptions& o) {
   model::PcLineMetrics m = model::compute_pc_line_metrics(p);
   const auto& r = p.resolver();
   const auto& ft = p.functions();
   std::vector<Item> items;
-  std::map<model::ObjId, size_t> collapsed_rows;
-  auto collapsed = [&](model::FuncId f) -> Item* {
-    model::ObjId obj = ft.at(f).object;
-    if (!o.collapsed.count(obj)) return nullptr;
-    auto [it, fresh] = collapsed_rows.try_emplace(obj, items.size());
-    if (fresh) {
-      Item i;
-      i.label = fmt::format("<{}>", ft.object(obj).name);
-      i.object = ft.object(obj).path;
-      items.push_back(i);
-    }
-    return &items[it->second];
-  };
+  add_collapsed_rows(p, o, &items);
+  auto collapsed = [&](model::FuncId f) { return o.collapsed.count(ft.at(f).object) > 0; };
   if (pcs) {
     for (const auto& pc : m.pcs) {
       if (pc.caller) continue;  // return addresses carry no exclusive data; `disasm` shows them on calls
-      if (Item* c = collapsed(pc.func)) {
-        add(c->excl, pc.excl), add(c->incl, pc.incl);
-        continue;
-      }
+      if (collapsed(pc.func)) continue;
       const auto& pe = r.pcs()[pc.pc];
       const auto& fe = ft.at(pc.func);
       Item i;
@@ -79,10 +92,7 @@ std::vector<Item> collect(model::Profile& p, bool pcs, const NameOptions& names,
   }
   for (const auto& l : m.lines) {
     if (ft.at(l.func).pseudo) continue;
-    if (Item* c = collapsed(l.func)) {
-      add(c->excl, l.excl), add(c->incl, l.incl);
-      continue;
-    }
+    if (collapsed(l.func)) continue;
     Item i;
     std::string fname = function_display_name(ft, l.func, names);
     if (l.line == 0) {

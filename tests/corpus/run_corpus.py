@@ -39,7 +39,7 @@ class Hot:
 
     def measure(self, rows, total):
         vals = [(r["e"] if self.kind == "excl" else r["i"]) for name, r in rows.items()
-                if name != "<Total>" and r.get("obj") != COLLECTOR_OBJECT and
+                if name != "<Total>" and r.get("obj") not in COLLECTOR_OBJECTS and
                 self.pattern.search(name if self.on == "name" else r.get("obj", ""))]
         if not vals or total <= 0:
             return 0.0
@@ -313,7 +313,7 @@ def detect_collect_flags(collect):
     return flags
 
 
-COLLECTOR_OBJECT = "libcollector.so"
+COLLECTOR_OBJECTS = ("libcollector.so", "libcollector-clock.so")
 
 
 def function_rows(er_print, exp, cwd):
@@ -343,7 +343,7 @@ def function_rows(er_print, exp, cwd):
 def program_total(rows):
     """<Total> less the collector's own exclusive time: the program's share of the profile."""
     total = rows.get("<Total>", {}).get("i", 0.0)
-    return total - sum(r["e"] for r in rows.values() if r["obj"] == COLLECTOR_OBJECT)
+    return total - sum(r["e"] for r in rows.values() if r["obj"] in COLLECTOR_OBJECTS)
 
 
 def descendants(exp_dir):

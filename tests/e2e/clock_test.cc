@@ -331,8 +331,14 @@ TEST_F(Clock, StacksReachMainOrTheThreadRootWithoutFramePointers) {
   auto rows = profile("unwind", "-p hi", program("clock_unwind_depth") + " 300");
   double total = at(rows, "<Total>", kUser);
   ASSERT_GT(total, 0.4);
-  // Every sample's stack went through qsort's and bsearch's callbacks and std::sort's lambda.
+  // Every sample's stack went through qsort's and bsearch's callbacks, libstdc++.so's stream
+  // insertion and std::sort's lambda.
   for (const char* fn : {"spin_leaf", "cmp_a", "cmp_b", "chain_c"}) EXPECT_GT(at(rows, fn, kUser), 0.9 * total) << fn;
+  double in_libstdcxx = 0;
+  for (const auto& [name, row] : rows) {
+    if (name.find("__ostream_insert") != std::string::npos) in_libstdcxx = std::max(in_libstdcxx, row.values[kUser]);
+  }
+  EXPECT_GT(in_libstdcxx, 0.9 * total) << last_listing_;
   double complete = at(rows, "main", kUser) + at(rows, "unwind_thread_root", kUser);
   EXPECT_GE(complete / total, 0.99) << last_listing_;
   EXPECT_LT(at(rows, "<Unknown>", kUser), 0.01 * total);

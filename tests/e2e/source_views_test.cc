@@ -61,7 +61,8 @@ struct SourceRow {
 };
 
 std::vector<SourceRow> source_rows(const std::string& listing) {
-  static const std::regex row(R"(^(## |   )(.*?)\s*(\d+)\. (.*)$)");
+  // Cells are numbers, "0." or blank; the line number is the last "N. " before the text.
+  static const std::regex row(R"(^(## |   )([0-9. ]*)\s(\d+)\. (.*)$)");
   std::vector<SourceRow> out;
   std::istringstream in(listing);
   std::string l;
@@ -74,6 +75,7 @@ std::vector<SourceRow> source_rows(const std::string& listing) {
     std::string first;
     if (cells >> first) r.excl = std::stod(first);
     r.line = std::stoi(m[3].str());
+    if (r.line == 0) continue;  // an index line whose last cell is "0."
     r.text = m[4].str();
     out.push_back(r);
   }
@@ -196,6 +198,39 @@ TEST_P(SourceViews, LinesAndPcsPutTheHotLoopFirst) {
   EXPECT_NE(ps.out.find("PC Address"), std::string::npos) << ps.out;
 }
 
+// object_hide: a collapsed load object is one row in lines and pcs (seed-spec §6.18), with
+// the inclusive time of every stack through it counted once.
+TEST_P(SourceViews, HiddenLoadObjectIsOneRowInLinesAndPcs) {
+  const Build& x = b();
+  // libc's own rows: __libc_start_main and, with or without libc's symbols, its caller of main.
+  auto libc_rows = [](const std::map<std::string, FunctionRow>& rows) {
+    int n = 0;
+    for (const auto& [name, row] : rows)
+      n += name.find("__libc_start") != std::string::npos || name.find("(<libc.so.6>)") != std::string::npos;
+    return n;
+  };
+  for (const char* view : {"-lines", "-pcs"}) {
+    auto shown = er_print(x, view);
+    auto all = parse_function_list(shown.out);
+    if (view == std::string("-lines")) {
+      EXPECT_GT(libc_rows(all), 0) << "inclusive rows of libc's lines\n" << shown.out;
+    }
+    EXPECT_EQ(all.count("<libc.so.6>"), 0u) << shown.out;
+    auto h = er_print(x, std::string("-object_hide libc.so.6 ") + view);
+    ASSERT_EQ(h.status, 0) << h.err;
+    auto rows = parse_function_list(h.out);
+    ASSERT_TRUE(rows.count("<libc.so.6>") && rows.count("<Total>")) << h.out;
+    const auto& lib = rows["<libc.so.6>"].values;
+    const auto& total = rows["<Total>"].values;
+    ASSERT_EQ(lib.size(), 4u) << h.out;
+    EXPECT_EQ(lib[2], total[2]) << "every stack passes through libc once\n" << h.out;
+    EXPECT_EQ(libc_rows(rows), 0) << h.out;
+  }
+  auto ls = er_print(x, "-object_hide libc.so.6 -lsummary");
+  EXPECT_TRUE(std::regex_search(ls.out, std::regex(R"(\n<libc\.so\.6>\n(.*\n)*? +Load Object:  /\S*libc\.so\.6\n)")))
+      << ls.out;
+}
+
 INSTANTIATE_TEST_SUITE_P(Compilers, SourceViews,
                          ::testing::Values(Variant{"gcc", "-O0"}, Variant{"gcc", "-O2"}, Variant{"clang", "-O0"},
                                            Variant{"clang", "-O2"}),
@@ -220,6 +255,104 @@ TEST_P(Commentary, InlinedCallAndVectorisedLoop) {
   auto inl = er_print(x, "-scc inline -source mix");
   EXPECT_NE(inl.out.find("Function scramble inlined"), std::string::npos) << inl.out;
   EXPECT_EQ(inl.out.find("Loop below vectorized"), std::string::npos) << inl.out;
+}
+
+// Listings of the gcc -O2 build beyond the defaults: function'file', asrc, lsummary and
+// er_src's commentary options.
+class SourceListings : public ::testing::Test {
+ protected:
+  const Build& b() {
+    const Build& x = build(Variant{"gcc", "-O2"});
+    if (!x.error.empty()) ADD_FAILURE() << x.error;
+    return x;
+  }
+  RunResult er_src(const Build& x, const std::string& args) {
+    return run("cd " + x.dir + " && " + bin("er_src") + " " + args);
+  }
+};
+
+TEST_F(SourceListings, FunctionFileContextListsThatFileWithOnlyThatFunctionsMetrics) {
+  const Build& x = b();
+  auto q = er_print(x, "-source \"mix'src_hot_helper.h'\"");
+  ASSERT_EQ(q.status, 0) << q.err;
+  EXPECT_EQ(q.out.rfind("Source file: src_hot_helper.h\n", 0), 0u) << q.out;
+  EXPECT_NE(q.out.find("<Function: scramble>"), std::string::npos) << q.out;
+  // The shell-escaped form the manual gives for the command line.
+  auto e = er_print(x, "-source mix\\'src_hot_helper.h\\'");
+  ASSERT_EQ(e.status, 0) << e.err;
+  EXPECT_EQ(e.out, q.out);
+  // main'src_hot.c': the file of every function, but only main's metrics (hot_loop's line
+  // shows "0." exclusive, main's call of hot_loop its inclusive time).
+  auto m = er_print(x, "-source \"main'src_hot.c'\"");
+  auto all = er_print(x, "-source src_hot.c");
+  double hot_all = -1, hot_main = -1;
+  for (const auto& r : source_rows(all.out))
+    if (r.text.find("HOT:") != std::string::npos) hot_all = r.excl;
+  for (const auto& r : source_rows(m.out))
+    if (r.text.find("HOT:") != std::string::npos) hot_main = r.excl;
+  EXPECT_GT(hot_all, 0.1) << all.out;
+  EXPECT_EQ(hot_main, 0) << m.out;
+  EXPECT_TRUE(std::regex_search(m.out, std::regex(R"(\n(## |   ) +0\. +0\. +0\.\d+ .* sink_d = hot_loop)"))) << m.out;
+}
+
+TEST_F(SourceListings, AsrcGivesInterleavedSourceLinesTheirMetrics) {
+  const Build& x = b();
+  auto hot_source_line = [](const std::string& listing) {
+    std::istringstream in(listing);
+    std::string l;
+    while (std::getline(in, l))
+      if (l.find("HOT:") != std::string::npos && l.find('[') == std::string::npos) return l;
+    return std::string();
+  };
+  auto plain = er_print(x, "-disasm hot_loop");
+  std::string pl = hot_source_line(plain.out);
+  ASSERT_FALSE(pl.empty()) << plain.out;
+  EXPECT_TRUE(std::regex_match(pl, std::regex(R"(^ +15\. .*)"))) << "src: text only\n" << pl;
+  auto asrc = er_print(x, "-dcc basic:asrc -disasm hot_loop");
+  ASSERT_EQ(asrc.status, 0) << asrc.err;
+  std::string al = hot_source_line(asrc.out);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(al, m, std::regex(R"(^(## |   ) *([0-9.]+) .* 15\. )"))) << asrc.out;
+  EXPECT_GT(std::stod(m[2].str()), 0.1) << al;
+}
+
+TEST_F(SourceListings, LsummaryDescribesEachLine) {
+  const Build& x = b();
+  auto s = er_print(x, "-limit 2 -lsummary");
+  ASSERT_EQ(s.status, 0) << s.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(s.out, m, std::regex(R"((^|\n)hot_loop, line (\d+) in "src_hot\.c"\n)"))) << s.out;
+  std::string line = m[2].str();
+  EXPECT_TRUE(std::regex_search(s.out, std::regex(R"(Exclusive User CPU Time:  0\.\d{3} \(\d+\.\d\d%\))"))) << s.out;
+  EXPECT_NE(s.out.find("Source Line:  " + x.dir + "/src_hot.c:" + line + "\n"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("Load Object:  " + x.dir + "/hot\n"), std::string::npos) << s.out;
+  EXPECT_EQ(s.out.find("PC Address"), std::string::npos) << "lines have no address\n" << s.out;
+}
+
+// er_src -scc / -dcc / -c choose the commentary of source, disassembly or both.
+TEST_F(SourceListings, ErSrcCommentaryOptions) {
+  const Build& x = b();
+  const std::string inl = "Function scramble inlined", vec = "Loop below vectorized";
+  auto count = [&](const std::string& args, const std::string& what) {
+    auto r = er_src(x, args);
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    return r.out.find(what) != std::string::npos;
+  };
+  EXPECT_TRUE(count("-source mix 1 hot", inl));
+  EXPECT_TRUE(count("-source mix 1 hot", vec));
+  EXPECT_TRUE(count("-disasm mix 1 hot", inl));
+  EXPECT_FALSE(count("-scc none -source mix 1 hot", inl));
+  EXPECT_TRUE(count("-scc none -disasm mix 1 hot", inl)) << "-scc leaves the disassembly alone";
+  EXPECT_FALSE(count("-dcc none -disasm mix 1 hot", inl));
+  EXPECT_TRUE(count("-dcc none -source mix 1 hot", inl)) << "-dcc leaves the source alone";
+  EXPECT_FALSE(count("-c none -source mix 1 hot", inl));
+  EXPECT_FALSE(count("-c none -disasm mix 1 hot", inl));
+  EXPECT_TRUE(count("-c inline -source mix 1 hot", inl));
+  EXPECT_FALSE(count("-c inline -source mix 1 hot", vec));
+  EXPECT_TRUE(count("-c inline -disasm mix 1 hot", inl));
+  auto bad = er_src(x, "-c bogus -source mix 1 hot");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.err.find("bogus"), std::string::npos) << bad.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(Compilers, Commentary, ::testing::Values(Variant{"gcc", "-O2"}, Variant{"clang", "-O2"}),

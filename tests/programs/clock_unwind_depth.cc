@@ -1,11 +1,14 @@
-// Call stacks 20-40 frames deep through libc callbacks (qsort, bsearch) and C++ (std::sort
-// with a lambda), built -O2 without frame pointers, on the main thread and on a worker thread
+// Call stacks 20-40 frames deep through libc callbacks (qsort, bsearch), code compiled into
+// libstdc++.so (operator<< on an ostream calls the stream buffer's virtual xsputn through
+// std::__ostream_insert) and C++ (std::sort with a lambda), built -O2 without frame pointers, on the main thread and on a worker thread
 // (unwind_thread_root). Nearly all the time is spent at the bottom. argv: [cpu-ms-per-thread]
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include <algorithm>
+#include <ostream>
+#include <streambuf>
 #include <vector>
 
 #define NOINLINE __attribute__((noinline))
@@ -33,10 +36,22 @@ extern "C" NOINLINE int chain_c(int n) {
     KEEP();
     return r + 1;
   }
-  std::vector<int> v(24);
-  for (int i = 0; i < 24; i++) v[i] = (i * 7919) % 24;
-  std::sort(v.begin(), v.end(), [](int a, int b) { return spin_leaf(a, b); });
-  return v[0];
+  // Writing to this stream runs libstdc++.so's operator<< and __ostream_insert, which call the
+  // buffer's xsputn: the sort below runs with library frames on the stack.
+  struct SortingBuffer : std::streambuf {
+    int first = 0;
+    std::streamsize xsputn(const char*, std::streamsize n) override {
+      std::vector<int> v(24);
+      for (int i = 0; i < 24; i++) v[i] = (i * 7919) % 24;
+      std::sort(v.begin(), v.end(), [](int a, int b) { return spin_leaf(a, b); });
+      first = v[0];
+      return n;
+    }
+  };
+  thread_local SortingBuffer buffer;
+  thread_local std::ostream out(&buffer);
+  out << "sort";
+  return buffer.first;
 }
 
 static int g_keys[16] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
