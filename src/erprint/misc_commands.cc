@@ -39,8 +39,9 @@ CommandResult data_spec(Session& s, const std::string& cmd, const std::vector<st
     if (k.is_static()) continue;
     for (char f : k.flavors)
       if (f != 'd')
-        return command_error(fmt::format("{}: '{}{}' is not a data-derived metric; use the 'd' flavor (e.g. d.%{})",
-                                         cmd, k.flavors, k.name, k.name));
+        return command_error(fmt::format("{}: '{}' is not a data-derived metric; use the 'd' flavor (e.g. d.%{})",
+                                         cmd, spec.substr(k.offset, k.name_offset + k.name.size() - k.offset),
+                                         k.name));
   }
   return no_data(s, cmd, fmt::format("'{}' accepted but not applied", a[0]));
 }

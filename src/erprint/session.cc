@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "catalog.h"
+#include "erprint/source_settings.h"
 #include "reader/experiment.h"
 
 namespace erkit::erprint {
@@ -73,6 +74,8 @@ Session::Session(std::optional<rcfile::RcDefaults> rc_in) {
   }
   if (auto v = rc.get("viewmode")) viewmode = *v;
   if (auto d = rc.get("en_desc")) en_desc = *d == "on";
+  source_ = std::make_unique<SourceSettings>();
+  for (auto& w : apply_rc(rc, source_.get())) warnings.push_back(std::move(w));
   // Predefined memory-object types (Linux page and cache-line sizes), then .er.rc ones.
   memobj_types = predefined_memobj_types();
   for (const auto& d : rc.mobj_defines)

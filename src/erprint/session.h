@@ -26,7 +26,7 @@ enum class InputMode { CommandLine, Script, Interactive };
 enum class OutputFormat { Text, Json };
 
 // Version of the JSON report schema (docs/er_print.md); bump on incompatible changes.
-inline constexpr int kJsonSchemaVersion = 1;
+inline constexpr int kJsonSchemaVersion = 2;
 
 // A report produced by a command: its text form and, optionally, structured data. Commands
 // that only print text still produce valid JSON output (the text is wrapped).
@@ -36,6 +36,8 @@ struct Report {
   json::Value data;                   // null: none (JSON output carries "text")
   std::vector<std::string> warnings;  // shown on stderr as text, inside the JSON object
 };
+
+struct SourceSettings;  // source_settings.h
 
 // Counters shown by `procstats`.
 struct ProcessingStats {
@@ -81,6 +83,9 @@ class Session {
   selection::SelectionState& selections() { return selections_; }
   void apply_event_filter();  // after a selection or name-format change
 
+  // scc, dcc, sthresh, dthresh, setpath, addpath, pathmap (from .er.rc, then commands).
+  SourceSettings& source_settings() { return *source_; }
+
   // Reports: everything a command shows goes through here or through `out`.
   void emit(Report r);
   void set_output(FILE* f);  // outfile/appendfile: closes the previous file
@@ -105,6 +110,7 @@ class Session {
   model::Profile profile_;
   std::vector<std::string> paths_;
   std::unique_ptr<metricspec::MetricState> mstate_;
+  std::unique_ptr<SourceSettings> source_;
   std::string dmetrics_, dsort_;
   std::string filter_text_;
   std::optional<filter::Expr> filter_;

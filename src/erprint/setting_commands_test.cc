@@ -75,7 +75,9 @@ TEST_F(SettingCommands, DataspaceCommandsParseAndSayThereIsNoData) {
     EXPECT_NE(out.find("hold no dataspace data"), std::string::npos) << c << ": " << out << last_error_;
   }
   EXPECT_EQ(run("data_metrics e.user"), "");
-  EXPECT_NE(last_error_.find("not a data-derived metric"), std::string::npos) << last_error_;
+  EXPECT_NE(last_error_.find("'e.user' is not a data-derived metric"), std::string::npos) << last_error_;
+  EXPECT_EQ(run("data_sort -ie%user"), "");
+  EXPECT_NE(last_error_.find("data_sort: 'ie%user' is not a data-derived metric"), std::string::npos) << last_error_;
   EXPECT_EQ(run("data_metrics d.%user:"), "");
   EXPECT_NE(last_error_.find("data_metrics:"), std::string::npos) << last_error_;
   EXPECT_EQ(run("memobj nosuch"), "");
@@ -137,7 +139,8 @@ TEST_F(SettingCommands, EveryReportIsJson) {
       EXPECT_EQ(v["schema"].as_string(), "erkit.er_print") << line;
       EXPECT_EQ(v["version"].as_int(), kJsonSchemaVersion) << line;
       EXPECT_FALSE(v["command"].as_string().empty()) << line;
-      EXPECT_TRUE(!v["data"].is_null() || !v["text"].is_null() || !v["error"].is_null()) << line;
+      EXPECT_TRUE(!v["data"].is_null() || !v["error"].is_null()) << "every report has a structured form\n" << line;
+      EXPECT_TRUE(v["text"].is_null()) << line;
       ++objects;
     }
     if (ok_ && prints) {

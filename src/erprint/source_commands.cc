@@ -7,8 +7,9 @@
 #include <map>
 #include <set>
 
-#include "erprint/commands.h"
+#include "erprint/command_groups.h"
 #include "erprint/function_lookup.h"
+#include "erprint/source_settings.h"
 #include "views/disasm_view.h"
 #include "views/line_views.h"
 #include "views/source_view.h"
@@ -16,31 +17,17 @@
 namespace erkit::erprint {
 namespace {
 
-// Settings and object caches of the source views, one per session. Kept here rather than
-// in Session so the views' state stays with the commands that use it.
-struct SourceState {
-  views::SourceOptions opts;
-  views::CodeIndexCache code;
-  bool dthresh_default = true;
-};
-
-SourceState& state(Session& s) {
-  static std::map<const Session*, SourceState> states;
-  auto [it, fresh] = states.try_emplace(&s);
-  if (fresh) it->second.opts.dthresh = 50;
-  auto& exps = it->second.opts.paths.experiments;
+// The session's source settings, with $expts standing for the experiments loaded now.
+SourceSettings& state(Session& s) {
+  SourceSettings& st = s.source_settings();
+  auto& exps = st.opts.paths.experiments;
   exps.clear();
   for (const auto& e : s.profile().experiments()) exps.push_back(e.path);
-  return it->second;
+  return st;
 }
 
-CommandResult ok() { return {}; }
-CommandResult err(std::string m) { return {false, false, std::move(m)}; }
-CommandResult print(Session& s, const std::string& text) {
-  fmt::print(s.out, "{}", text);
-  std::fflush(s.out);
-  return ok();
-}
+CommandResult ok() { return command_ok(); }
+CommandResult err(std::string m) { return command_error(std::move(m)); }
 
 // "function'file'" (also with the backslashes the shell leaves when quoting was escaped).
 void split_context(const std::string& arg, std::string* name, std::string* file) {
@@ -83,7 +70,7 @@ bool resolve_target(Session& s, const std::vector<std::string>& a, Target* t, st
       return false;
     }
   }
-  SourceState& st = state(s);
+  SourceSettings& st = state(s);
   const auto& ft = s.profile().functions();
   std::vector<model::FuncId> funcs;  // in the order N counts them
   for (model::FuncId f : find_functions(s, name)) {
@@ -154,7 +141,7 @@ CommandResult run_source(Session& s, const std::vector<std::string>& a) {
   Target t;
   std::string error;
   if (!resolve_target(s, a, &t, &error)) return err("source: " + error);
-  SourceState& st = state(s);
+  SourceSettings& st = state(s);
   std::function<bool(model::FuncId)> keep;
   std::string file = t.file;
   if (t.func) {
@@ -170,15 +157,17 @@ CommandResult run_source(Session& s, const std::vector<std::string>& a) {
   }
   views::AnnotationMetrics m = views::build_annotation_metrics(s.profile(), s.function_columns(), keep);
   std::string out;
-  if (!views::render_source(*t.obj, file, m, st.opts, &out, &error)) return err("source: " + error);
-  return print(s, out);
+  json::Value data;
+  if (!views::render_source(*t.obj, file, m, st.opts, &out, &error, s.format == OutputFormat::Json ? &data : nullptr))
+    return err("source: " + error);
+  return emit_report(s, "source", out, std::move(data));
 }
 
 CommandResult run_disasm(Session& s, const std::vector<std::string>& a) {
   Target t;
   std::string error;
   if (!resolve_target(s, a, &t, &error)) return err("disasm: " + error);
-  SourceState& st = state(s);
+  SourceSettings& st = state(s);
   std::vector<symbols::FunctionInfo> fns;
   if (t.func) {
     const auto& e = s.profile().functions().at(t.func);
@@ -198,39 +187,72 @@ CommandResult run_disasm(Session& s, const std::vector<std::string>& a) {
     if (fns.empty()) return err(fmt::format("disasm: no function of {} was compiled from {}", t.obj->path(), t.file));
   }
   views::AnnotationMetrics m = views::build_annotation_metrics(s.profile(), s.function_columns());
-  return print(s, views::render_disasm(*t.obj, fns, m, st.opts));
+  json::Value data;
+  std::string out = views::render_disasm(*t.obj, fns, m, st.opts, s.format == OutputFormat::Json ? &data : nullptr);
+  return emit_report(s, "disasm", out, std::move(data));
 }
 
-// Load objects collapsed by object_select/object_hide: one aggregate row each in lines and pcs.
-views::LineViewOptions line_options(Session& s) {
-  views::LineViewOptions o;
-  const auto& ft = s.profile().functions();
-  for (model::ObjId obj = 1; obj < ft.object_count(); ++obj)
-    if (!s.profile().object_expanded(obj)) o.collapsed.insert(obj);
-  return o;
+// lines, lsummary, pcs, psummary; collapsed load objects (object_select) are one row each.
+CommandResult line_report(Session& s, const char* cmd, bool pcs, bool summaries) {
+  auto& p = s.profile();
+  const auto cols = s.function_columns();
+  const auto o = views::line_view_options(p);
+  if (s.format == OutputFormat::Json) {
+    json::Value data = summaries ? (pcs ? views::pc_summaries_json(p, cols, s.sort(), s.limit, s.names, o)
+                                        : views::line_summaries_json(p, cols, s.sort(), s.limit, s.names, o))
+                                 : (pcs ? views::pcs_json(p, cols, s.sort(), s.limit, s.names, o)
+                                        : views::lines_json(p, cols, s.sort(), s.limit, s.names, o));
+    return emit_report(s, cmd, "", std::move(data));
+  }
+  std::string text = summaries ? (pcs ? views::render_pc_summaries(p, cols, s.sort(), s.limit, s.names, o)
+                                      : views::render_line_summaries(p, cols, s.sort(), s.limit, s.names, o))
+                               : (pcs ? views::render_pcs(p, cols, s.sort(), s.limit, s.names, o)
+                                      : views::render_lines(p, cols, s.sort(), s.limit, s.names, o));
+  return emit_text(s, cmd, std::move(text));
 }
 
-using LineRenderer = std::string (*)(model::Profile&, const std::vector<views::ViewColumn>&, const views::SortSpec&,
-                                    size_t, const views::NameOptions&, const views::LineViewOptions&);
-CommandResult run_line_view(Session& s, LineRenderer render) {
-  return print(s, render(s.profile(), s.function_columns(), s.sort(), s.limit, s.names, line_options(s)));
-}
-
-CommandResult set_threshold(Session& s, const std::string& v, bool disasm) {
-  char* end = nullptr;
-  double d = std::strtod(v.c_str(), &end);
-  if (end == v.c_str() || *end || d < 0 || d > 100)
-    return err(fmt::format("{}: '{}' is not a percentage (0-100)", disasm ? "dthresh" : "sthresh", v));
-  (disasm ? state(s).opts.dthresh : state(s).opts.sthresh) = d;
+CommandResult set_threshold(Session& s, const std::vector<std::string>& a, bool disasm) {
+  const char* cmd = disasm ? "dthresh" : "sthresh";
+  double& t = disasm ? state(s).opts.dthresh : state(s).opts.sthresh;
+  if (a.empty())
+    return emit_report(s, cmd, fmt::format("current {}: {}\n", cmd, threshold_string(t)),
+                       json::Value::object().set("current", t));
+  if (!parse_threshold(a[0], &t)) return err(fmt::format("{}: '{}' is not a percentage (0-100)", cmd, a[0]));
   return ok();
 }
 
+// scc / dcc: no argument prints the setting; "" is the empty list (no commentary).
 CommandResult set_com_spec(Session& s, const std::vector<std::string>& a, bool disasm) {
+  const char* cmd = disasm ? "dcc" : "scc";
   auto& spec = disasm ? state(s).opts.dcc : state(s).opts.scc;
+  if (a.empty()) {
+    const std::string cur = commentary::to_string(spec, disasm);
+    json::Value v = json::Value::object().set("current", cur).set("classes", commentary::classes_to_string(spec.classes));
+    if (disasm) v.set("hex", spec.hex).set("src", spec.src).set("asrc", spec.asrc);
+    return emit_report(s, cmd, fmt::format("current {}: {}\n", cmd, cur), std::move(v));
+  }
   std::string error;
-  if (!commentary::parse_com_spec(a.empty() ? "" : a[0], disasm, &spec, &error))
-    return err(fmt::format("{}: {}", disasm ? "dcc" : "scc", error));
+  if (!commentary::parse_com_spec(a[0], disasm, &spec, &error)) return err(fmt::format("{}: {}", cmd, error));
   return ok();
+}
+
+CommandResult show_path(Session& s) {
+  const auto& p = state(s).opts.paths;
+  json::Value dirs = json::Value::array();
+  for (const auto& d : p.search) dirs.push(d);
+  return emit_report(s, "setpath", fmt::format("search path: {}\n", p.search_string()),
+                     json::Value::object().set("current", p.search_string()).set("paths", std::move(dirs)));
+}
+
+CommandResult show_pathmaps(Session& s) {
+  std::string out;
+  json::Value maps = json::Value::array();
+  for (const auto& [from, to] : state(s).opts.paths.pathmaps) {
+    out += fmt::format("pathmap {} {}\n", from, to);
+    maps.push(json::Value::object().set("from", from).set("to", to));
+  }
+  return emit_report(s, "pathmap", out.empty() ? "no path maps\n" : out,
+                     json::Value::object().set("pathmaps", std::move(maps)));
 }
 
 }  // namespace
@@ -241,26 +263,27 @@ void add_source_commands(std::vector<Command>& t) {
   t.push_back({"disasm", {}, 1, 2, "{file|function} [N]", "Annotated disassembly of a function's module or a file",
                run_disasm});
   t.push_back({"lines", {}, 0, 0, "", "Source lines with metrics, sorted by the sort metric",
-               [](Session& s, const auto&) { return run_line_view(s, views::render_lines); }});
+               [](Session& s, const auto&) { return line_report(s, "lines", false, false); }});
   t.push_back({"lsummary", {}, 0, 0, "", "Summary panel of each source line",
-               [](Session& s, const auto&) { return run_line_view(s, views::render_line_summaries); }});
+               [](Session& s, const auto&) { return line_report(s, "lsummary", false, true); }});
   t.push_back({"pcs", {}, 0, 0, "", "PCs with metrics, sorted by the sort metric",
-               [](Session& s, const auto&) { return run_line_view(s, views::render_pcs); }});
+               [](Session& s, const auto&) { return line_report(s, "pcs", true, false); }});
   t.push_back({"psummary", {}, 0, 0, "", "Summary panel of each PC",
-               [](Session& s, const auto&) { return run_line_view(s, views::render_pc_summaries); }});
-  t.push_back({"scc", {}, 0, 1, "com_spec", "Commentary classes in annotated source (basic, inline, loop, ..., all, none)",
+               [](Session& s, const auto&) { return line_report(s, "psummary", true, true); }});
+  t.push_back({"scc", {}, 0, 1, "[com_spec]",
+               "Commentary classes in annotated source (basic, inline, loop, ..., all, none); no argument: print",
                [](Session& s, const auto& a) { return set_com_spec(s, a, false); }});
-  t.push_back({"dcc", {}, 0, 1, "com_spec", "Commentary classes and hex/src/asrc in annotated disassembly",
+  t.push_back({"dcc", {}, 0, 1, "[com_spec]", "Commentary classes and hex/src/asrc in annotated disassembly; no argument: print",
                [](Session& s, const auto& a) { return set_com_spec(s, a, true); }});
-  t.push_back({"sthresh", {}, 1, 1, "percent", "Highlight (##) source lines at this % of the maximum",
-               [](Session& s, const auto& a) { return set_threshold(s, a[0], false); }});
-  t.push_back({"dthresh", {}, 1, 1, "percent", "Highlight (##) instructions at this % of the maximum",
-               [](Session& s, const auto& a) { return set_threshold(s, a[0], true); }});
-  t.push_back({"setpath", {}, 0, 1, "path_list", "Search path for sources ($expts = the experiments); no argument: print it",
+  t.push_back({"sthresh", {}, 0, 1, "[percent]", "Highlight (##) source lines at this % of the maximum; no argument: print",
+               [](Session& s, const auto& a) { return set_threshold(s, a, false); }});
+  t.push_back({"dthresh", {}, 0, 1, "[percent]", "Highlight (##) instructions at this % of the maximum; no argument: print",
+               [](Session& s, const auto& a) { return set_threshold(s, a, true); }});
+  t.push_back({"setpath", {}, 0, 1, "[path_list]",
+               "Search path for sources ($expts = the experiments); no argument: print it",
                [](Session& s, const auto& a) {
-                 auto& p = state(s).opts.paths;
-                 if (a.empty()) return print(s, fmt::format("search path: {}\n", p.search_string()));
-                 p.search = views::SourcePaths::split_path_list(a[0]);
+                 if (a.empty()) return show_path(s);
+                 state(s).opts.paths.search = views::SourcePaths::split_path_list(a[0]);
                  return ok();
                }});
   t.push_back({"addpath", {}, 1, 1, "path_list", "Append directories to the source search path",
@@ -269,16 +292,12 @@ void add_source_commands(std::vector<Command>& t) {
                  for (auto& d : views::SourcePaths::split_path_list(a[0])) p.search.push_back(d);
                  return ok();
                }});
-  t.push_back({"pathmap", {}, 0, 2, "old-prefix new-prefix", "Find sources recorded under old-prefix in new-prefix",
+  t.push_back({"pathmap", {}, 0, 2, "[old-prefix new-prefix]",
+               "Find sources recorded under old-prefix in new-prefix; no argument: list the maps",
                [](Session& s, const auto& a) {
-                 auto& p = state(s).opts.paths;
-                 if (a.empty()) {
-                   std::string out;
-                   for (const auto& [f, to] : p.pathmaps) out += fmt::format("pathmap {} {}\n", f, to);
-                   return print(s, out.empty() ? "no path maps\n" : out);
-                 }
+                 if (a.empty()) return show_pathmaps(s);
                  if (a.size() != 2) return err("pathmap: expects old-prefix new-prefix");
-                 p.pathmaps.emplace_back(a[0], a[1]);
+                 state(s).opts.paths.pathmaps.emplace_back(a[0], a[1]);
                  return ok();
                }});
 }

@@ -27,10 +27,17 @@ struct Synthetic {
   // "main;solve;kernel COUNT [tid=T] [cpu=C] [state=S]": COUNT clock samples of 10 ms in
   // microstate S (0 = user) on thread T (default 1000 = the process) and CPU C (default 0).
   std::vector<std::string> clock;
+  // "main;grow COUNT size=N [freed=K]": COUNT allocations of N bytes, the first K freed.
+  std::vector<std::string> heap;
+  // "main;rd COUNT op=read|write|open bytes=N ns=D file=PATH [fd=F]": COUNT I/O calls.
+  std::vector<std::string> io;
+  // "main;lock COUNT ns=D object=ADDR": COUNT mutex waits of D ns on the lock at ADDR (hex).
+  std::vector<std::string> sync;
   // Overview sample points (ns since the start) with cumulative user CPU (ns) at each.
   std::vector<std::pair<uint64_t, int64_t>> samples;
   int pid = 1000;
   int exit_status = 0;
+  bool debug = false;  // compile the functions with -g: line information for lines, source
 };
 
 inline std::vector<std::string> split_on(const std::string& s, char sep) {
@@ -41,31 +48,43 @@ inline std::vector<std::string> split_on(const std::string& s, char sep) {
   return out;
 }
 
-// Writes the experiment to `dir` (must not exist); returns "" or an error.
-inline std::string write_synthetic(const std::string& dir, const Synthetic& spec) {
-  struct Line {
-    std::vector<std::string> frames;  // root first
-    long count = 0;
-    uint32_t tid = 0;
-    int cpu = 0, state = 0;
-  };
-  std::vector<Line> lines;
-  std::set<std::string> names;
-  for (const auto& l : spec.clock) {
+// One line of a Synthetic list: frames (root first), a count and name=value options.
+struct SyntheticLine {
+  std::vector<std::string> frames;
+  long count = 0;
+  std::map<std::string, std::string> opts;
+  uint64_t num(const std::string& k, uint64_t dflt = 0) const {
+    auto it = opts.find(k);
+    return it == opts.end() ? dflt : std::strtoull(it->second.c_str(), nullptr, 0);
+  }
+};
+
+inline std::string parse_synthetic(const std::vector<std::string>& in, std::vector<SyntheticLine>* out,
+                                   std::set<std::string>* names) {
+  for (const auto& l : in) {
     auto words = split_on(l, ' ');
     if (words.size() < 2) return "bad line: " + l;
-    Line line{split_on(words[0], ';'), std::atol(words[1].c_str()), uint32_t(spec.pid), 0, 0};
+    SyntheticLine line{split_on(words[0], ';'), std::atol(words[1].c_str()), {}};
     for (size_t i = 2; i < words.size(); ++i) {
       auto kv = split_on(words[i], '=');
       if (kv.size() != 2) return "bad option: " + words[i];
-      if (kv[0] == "tid") line.tid = uint32_t(std::atol(kv[1].c_str()));
-      else if (kv[0] == "cpu") line.cpu = std::atoi(kv[1].c_str());
-      else if (kv[0] == "state") line.state = std::atoi(kv[1].c_str());
-      else return "bad option: " + words[i];
+      line.opts[kv[0]] = kv[1];
     }
-    for (const auto& f : line.frames) names.insert(f);
-    lines.push_back(line);
+    for (const auto& f : line.frames) names->insert(f);
+    out->push_back(line);
   }
+  return "";
+}
+
+// Writes the experiment to `dir` (must not exist); returns "" or an error.
+inline std::string write_synthetic(const std::string& dir, const Synthetic& spec) {
+  std::vector<SyntheticLine> clock, heap, io, sync;
+  std::set<std::string> names;
+  for (auto [from, to] : {std::pair{&spec.clock, &clock}, {&spec.heap, &heap}, {&spec.io, &io}, {&spec.sync, &sync}})
+    if (auto e = parse_synthetic(*from, to, &names); !e.empty()) return e;
+  for (const auto& l : clock)
+    for (const auto& [k, v] : l.opts)
+      if (k != "tid" && k != "cpu" && k != "state") return "bad option: " + k;
   const std::string objdir = dir + ".src";
   std::filesystem::create_directories(objdir);
   const std::string src = objdir + "/funcs.c", so = objdir + "/libsynth.so";
@@ -73,7 +92,9 @@ inline std::string write_synthetic(const std::string& dir, const Synthetic& spec
     std::ofstream out(src);
     for (const auto& n : names) out << "int " << n << "(int x) { return x * 3 + 1; }\n";
   }
-  if (std::system(fmt::format("cc -shared -fPIC -O0 -fno-builtin -w -o {} {} 2>&1", so, src).c_str()) != 0)
+  // Without CET's endbr64 the sampled address+1 is the second instruction (after pushq %rbp).
+  const char* flags = spec.debug ? "-g -fcf-protection=none " : "";
+  if (std::system(fmt::format("cc -shared -fPIC -O0 {}-fno-builtin -w -o {} {} 2>&1", flags, so, src).c_str()) != 0)
     return "cannot compile " + src;
   std::string err;
   auto syms = symbols::ObjectSymbols::open(so, "", &err);
@@ -88,27 +109,96 @@ inline std::string write_synthetic(const std::string& dir, const Synthetic& spec
                          "pagesize=4096 clock_interval_ns=10000000",
                          spec.pid));
   w.log_line("0 setting name=clock interval_ns=10000000");
+  if (!sync.empty()) w.log_line("0 setting name=sync_threshold ns=1000 mode=fixed");
   w.load_object(so, 0, 0, uint64_t(1) << 40);
-  uint64_t t = 0;
-  for (const auto& l : lines) {
+  std::string error;
+  auto stack = [&](const SyntheticLine& l) -> uint64_t {
     std::vector<uint64_t> pcs;
     for (size_t i = l.frames.size(); i-- > 0;) {
       auto it = addr.find(l.frames[i]);
-      if (it == addr.end()) return "function not found: " + l.frames[i];
+      if (it == addr.end()) {
+        error = "function not found: " + l.frames[i];
+        return 0;
+      }
       pcs.push_back(it->second + (pcs.empty() ? 1 : 2));
     }
-    uint64_t id = w.stack(pcs);
+    return w.stack(pcs);
+  };
+  const uint32_t main_tid = uint32_t(spec.pid);
+  uint64_t t = 0;
+  for (const auto& l : clock) {
+    uint64_t id = stack(l);
     for (long c = 0; c < l.count; ++c) {
       format::ClockSampleRecord r{};
-      r.tid = l.tid;
+      r.tid = uint32_t(l.num("tid", main_tid));
       r.tstamp_ns = (t += 10000000);
       r.stack_id = id;
-      r.cpu = l.cpu;
-      if (l.tid == uint32_t(spec.pid)) r.flags = format::kClockFlagMainThread;
-      r.ns[l.state] = 10000000;
+      r.cpu = int(l.num("cpu"));
+      if (r.tid == main_tid) r.flags = format::kClockFlagMainThread;
+      r.ns[l.num("state")] = 10000000;
       w.clock_sample(r);
     }
   }
+  uint64_t next_addr = 0x100000;
+  for (const auto& l : heap) {
+    uint64_t id = stack(l);
+    std::vector<uint64_t> blocks;
+    for (long c = 0; c < l.count; ++c) {
+      format::HeapEvent h{};
+      h.tid = main_tid;
+      h.tstamp_ns = (t += 1000);
+      h.stack_id = id;
+      h.op = format::kHeapMalloc;
+      h.size = l.num("size", 16);
+      h.address = next_addr += 0x1000;
+      blocks.push_back(h.address);
+      w.heap_event(h);
+    }
+    for (uint64_t c = 0; c < l.num("freed") && c < blocks.size(); ++c) {
+      format::HeapEvent h{};
+      h.tid = main_tid;
+      h.tstamp_ns = (t += 1000);
+      h.stack_id = id;
+      h.op = format::kHeapFree;
+      h.address = blocks[c];
+      w.heap_event(h);
+    }
+  }
+  std::map<std::string, uint32_t> files;
+  for (const auto& l : io) {
+    uint64_t id = stack(l);
+    const std::string path = l.opts.count("file") ? l.opts.at("file") : "/tmp/synthetic.dat";
+    auto [it, fresh] = files.try_emplace(path, uint32_t(files.size() + 1));
+    const int fd = int(l.num("fd", 2 + it->second));
+    if (fresh) w.log_line(fmt::format("0 file id={} fd={} path=\"{}\" how=open", it->second, fd, path));
+    const std::string op = l.opts.count("op") ? l.opts.at("op") : "read";
+    for (long c = 0; c < l.count; ++c) {
+      format::IoEventRecord r{};
+      r.tid = main_tid;
+      r.tstamp_ns = (t += 1000);
+      r.stack_id = id;
+      r.op = op == "read" ? format::kIoRead : op == "write" ? format::kIoWrite : format::kIoOpen;
+      r.fd = fd;
+      r.duration_ns = l.num("ns", 1000);
+      r.bytes = int64_t(l.num("bytes"));
+      r.file_id = it->second;
+      w.io_event(r);
+    }
+  }
+  for (const auto& l : sync) {
+    uint64_t id = stack(l);
+    for (long c = 0; c < l.count; ++c) {
+      format::SyncEventRecord r{};
+      r.tid = main_tid;
+      r.tstamp_ns = (t += 1000);
+      r.stack_id = id;
+      r.op = format::kSyncMutex;
+      r.wait_ns = l.num("ns", 1000);
+      r.object = l.num("object", 0x5000);
+      w.sync_event(r);
+    }
+  }
+  if (!error.empty()) return error;
   uint32_t n = 0;
   for (const auto& [ts, utime] : spec.samples) {
     format::OverviewSampleRecord r{};

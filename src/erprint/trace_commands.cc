@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "erprint/commands.h"
+#include <functional>
+
+#include "erprint/command_groups.h"
 #include "views/trace_views.h"
 
 namespace erkit::erprint {
@@ -38,16 +40,17 @@ bool recorded(Session& s, Kind k) {
   return false;
 }
 
-CommandResult report(Session& s, Kind k, const char* cmd, const std::string& text) {
+// The report as text, or as JSON in JSON mode (each computed only when needed).
+CommandResult report(Session& s, Kind k, const char* cmd, const std::function<std::string()>& text,
+                     const std::function<json::Value()>& data) {
   if (!recorded(s, k)) {
     const char* what = k == Kind::Heap ? "heap trace data (collect -H on)"
                        : k == Kind::Sync ? "synchronization wait trace data (collect -s on)"
                                          : "I/O trace data (collect -i on)";
-    return {false, false, fmt::format("{}: the loaded experiments have no {}", cmd, what)};
+    return command_error(fmt::format("{}: the loaded experiments have no {}", cmd, what));
   }
-  fmt::print(s.out, "{}", text);
-  std::fflush(s.out);
-  return {};
+  if (s.format == OutputFormat::Json) return emit_report(s, cmd, "", data());
+  return emit_text(s, cmd, text());
 }
 
 }  // namespace
@@ -55,36 +58,59 @@ CommandResult report(Session& s, Kind k, const char* cmd, const std::string& tex
 void add_trace_commands(std::vector<Command>& t) {
   t.push_back({"leaks", {}, 0, 0, "", "List memory leaks aggregated by call stack, most bytes first",
                [](Session& s, const auto&) {
-                 return report(s, Kind::Heap, "leaks", views::render_leaks(s.profile(), s.limit, s.names));
+                 auto& p = s.profile();
+                 return report(
+                     s, Kind::Heap, "leaks", [&] { return views::render_leaks(p, s.limit, s.names); },
+                     [&] { return views::leaks_json(p, s.limit, s.names); });
                }});
   t.push_back({"allocs", {}, 0, 0, "", "List allocations aggregated by call stack, most bytes first",
                [](Session& s, const auto&) {
-                 return report(s, Kind::Heap, "allocs", views::render_allocs(s.profile(), s.limit, s.names));
+                 auto& p = s.profile();
+                 return report(
+                     s, Kind::Heap, "allocs", [&] { return views::render_allocs(p, s.limit, s.names); },
+                     [&] { return views::allocs_json(p, s.limit, s.names); });
                }});
   t.push_back({"heapstat", {}, 0, 0, "", "Heap statistics: sizes, leaks, peak live bytes",
                [](Session& s, const auto&) {
-                 return report(s, Kind::Heap, "heapstat", views::render_heap_stat(s.profile()));
+                 auto& p = s.profile();
+                 return report(
+                     s, Kind::Heap, "heapstat", [&] { return views::render_heap_stat(p); },
+                     [&] { return views::heap_stat_json(p); });
                }});
   t.push_back({"ioactivity", {}, 0, 0, "", "I/O activity per file",
                [](Session& s, const auto&) {
-                 return report(s, Kind::Io, "ioactivity", views::render_io_activity(s.profile()));
+                 auto& p = s.profile();
+                 return report(
+                     s, Kind::Io, "ioactivity", [&] { return views::render_io_activity(p); },
+                     [&] { return views::io_activity_json(p); });
                }});
   t.push_back({"iodetail", {}, 0, 0, "", "I/O activity per opened file (virtual file descriptor)",
                [](Session& s, const auto&) {
-                 return report(s, Kind::Io, "iodetail", views::render_io_detail(s.profile()));
+                 auto& p = s.profile();
+                 return report(
+                     s, Kind::Io, "iodetail", [&] { return views::render_io_detail(p); },
+                     [&] { return views::io_detail_json(p); });
                }});
   t.push_back({"iocallstack", {}, 0, 0, "", "I/O activity per call stack",
                [](Session& s, const auto&) {
-                 return report(s, Kind::Io, "iocallstack",
-                               views::render_io_callstacks(s.profile(), s.limit, s.names));
+                 auto& p = s.profile();
+                 return report(
+                     s, Kind::Io, "iocallstack", [&] { return views::render_io_callstacks(p, s.limit, s.names); },
+                     [&] { return views::io_callstacks_json(p, s.limit, s.names); });
                }});
   t.push_back({"iostat", {}, 0, 0, "", "I/O statistics: sizes and times of reads, writes, other calls",
                [](Session& s, const auto&) {
-                 return report(s, Kind::Io, "iostat", views::render_io_stat(s.profile()));
+                 auto& p = s.profile();
+                 return report(
+                     s, Kind::Io, "iostat", [&] { return views::render_io_stat(p); },
+                     [&] { return views::io_stat_json(p); });
                }});
   t.push_back({"syncstat", {}, 0, 0, "", "Synchronization waits per lock object",
                [](Session& s, const auto&) {
-                 return report(s, Kind::Sync, "syncstat", views::render_sync_stat(s.profile(), s.limit));
+                 auto& p = s.profile();
+                 return report(
+                     s, Kind::Sync, "syncstat", [&] { return views::render_sync_stat(p, s.limit); },
+                     [&] { return views::sync_stat_json(p, s.limit); });
                }});
 }
 

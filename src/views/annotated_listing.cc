@@ -64,36 +64,71 @@ AnnotationMetrics build_annotation_metrics(model::Profile& p, const std::vector<
   return a;
 }
 
-void AnnotatedListing::add(const std::optional<ExclIncl>& v, std::string text, bool ranked) {
-  rows_.push_back({v, false, std::move(text), ranked});
+void AnnotatedListing::add(const std::optional<ExclIncl>& v, std::string text, bool ranked, json::Value info) {
+  if (info.is_null()) info = json::Value::object().set("kind", "text");
+  rows_.push_back({v, std::move(text), ranked, std::move(info)});
 }
-
-void AnnotatedListing::add_zero(std::string text) { rows_.push_back({ExclIncl{}, true, std::move(text), true}); }
 
 int64_t AnnotatedListing::value(const ExclIncl& v, const ViewColumn& c) const {
   return c.flavor == 'i' ? v.incl[c.metric] : v.excl[c.metric];
 }
 
-std::string AnnotatedListing::render(double threshold) const {
+std::vector<bool> AnnotatedListing::hot_rows(double threshold) const {
   const size_t nc = cols_.size();
   std::vector<int64_t> max(nc, 0);
   for (const auto& r : rows_)
     if (r.v && r.ranked)
       for (size_t i = 0; i < nc; ++i) max[i] = std::max(max[i], value(*r.v, cols_[i]));
-  std::vector<std::vector<std::string>> cells;
   std::vector<bool> hot;
   for (const auto& r : rows_) {
-    std::vector<std::string> c(nc);
     bool h = false;
-    if (r.v) {
+    if (r.v && r.ranked)
+      for (size_t i = 0; i < nc; ++i) {
+        int64_t v = value(*r.v, cols_[i]);
+        if (max[i] > 0 && v > 0 && double(v) * 100.0 >= threshold * double(max[i])) h = true;
+      }
+    hot.push_back(h);
+  }
+  return hot;
+}
+
+json::Value AnnotatedListing::to_json(double threshold) const {
+  json::Value columns = json::Value::array(), rows = json::Value::array();
+  for (const auto& c : cols_) columns.push(column_json(c));
+  const std::vector<bool> hot = hot_rows(threshold);
+  for (size_t k = 0; k < rows_.size(); ++k) {
+    const Row& r = rows_[k];
+    json::Value row = r.info;
+    row.set("text", r.text);
+    if (r.v && !cols_.empty()) {
+      json::Value vals = json::Value::array();
+      for (const auto& c : cols_) {
+        int64_t v = value(*r.v, c);
+        if (c.percent) vals.push(percent_of(v, totals_[c.metric]));
+        else vals.push(v);
+      }
+      row.set("values", std::move(vals));
+    } else {
+      row.set("values", nullptr);
+    }
+    row.set("hot", bool(hot[k]));
+    rows.push(std::move(row));
+  }
+  return json::Value::object().set("columns", std::move(columns)).set("threshold", threshold).set("rows", std::move(rows));
+}
+
+std::string AnnotatedListing::render(double threshold) const {
+  const size_t nc = cols_.size();
+  std::vector<std::vector<std::string>> cells;
+  const std::vector<bool> hot = hot_rows(threshold);
+  for (const auto& r : rows_) {
+    std::vector<std::string> c(nc);
+    if (r.v)
       for (size_t i = 0; i < nc; ++i) {
         int64_t v = value(*r.v, cols_[i]);
         c[i] = cols_[i].percent ? format_percent(v, totals_[cols_[i].metric]) : format_value(cols_[i].metric, v);
-        if (r.ranked && max[i] > 0 && v > 0 && double(v) * 100.0 >= threshold * double(max[i])) h = true;
       }
-    }
     cells.push_back(std::move(c));
-    hot.push_back(h);
   }
   std::vector<std::array<std::string, 3>> heads;
   std::vector<size_t> width(nc, 0);

@@ -1,6 +1,6 @@
 // Shared by annotated source and disassembly: the metrics of lines and instructions, and
 // the listing layout: `##` marks, metric columns with the manual's blank / "0." / value
-// conventions (seed-spec §10.4), then the text.
+// conventions (seed-spec §10.4), then the text; or the same rows as JSON.
 #pragma once
 #include <map>
 #include <optional>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/pc_line_metrics.h"
+#include "views/json.h"
 #include "views/table.h"
 
 namespace erkit::views {
@@ -43,23 +44,29 @@ class AnnotatedListing {
   explicit AnnotatedListing(std::vector<ViewColumn> cols, model::Values totals = {})
       : cols_(std::move(cols)), totals_(totals) {}
   // A line with metrics: no value = blank columns (no code), else the values ("0." if zero).
-  // `ranked` lines take part in the ## threshold.
-  void add(const std::optional<ExclIncl>& v, std::string text, bool ranked);
-  void add_text(std::string text) { add(std::nullopt, std::move(text), false); }
-  void add_zero(std::string text);  // code exists, no data: "0." in every column
+  // `ranked` lines take part in the ## threshold. `info`: the row's fields for JSON, an
+  // object with at least "kind" (default {"kind":"text"}).
+  void add(const std::optional<ExclIncl>& v, std::string text, bool ranked, json::Value info = {});
+  void add_text(std::string text, json::Value info = {}) {
+    add(std::nullopt, std::move(text), false, std::move(info));
+  }
   // Renders the header and rows; rows with a value >= threshold% of its column's maximum
   // among ranked rows start with "## ".
   std::string render(double threshold_percent) const;
+  // {"columns":[Column...],"threshold":t,"rows":[{info fields...,"text","values":[...]|null,
+  // "hot":bool}]}: "values" null where the text shows blank columns.
+  json::Value to_json(double threshold_percent) const;
   bool has_metrics() const { return !cols_.empty(); }
 
  private:
   struct Row {
     std::optional<ExclIncl> v;
-    bool zero = false;
     std::string text;
     bool ranked = false;
+    json::Value info;
   };
   int64_t value(const ExclIncl& v, const ViewColumn& c) const;
+  std::vector<bool> hot_rows(double threshold) const;
   std::vector<ViewColumn> cols_;
   model::Values totals_;
   std::vector<Row> rows_;

@@ -57,7 +57,7 @@ std::string hex_bytes(const disasm::Instruction& i) {
 }  // namespace
 
 std::string render_disasm(ObjectCodeIndex& obj, const std::vector<symbols::FunctionInfo>& fns,
-                          const AnnotationMetrics& m, const SourceOptions& o) {
+                          const AnnotationMetrics& m, const SourceOptions& o, json::Value* json_out) {
   const bool src = o.dcc.src || o.dcc.asrc;
   SourceCache sources(o.paths, obj.path());
   commentary::Commentary com;
@@ -72,6 +72,7 @@ std::string render_disasm(ObjectCodeIndex& obj, const std::vector<symbols::Funct
       for (const auto& ci : codes.back().instrs) hex_width = std::max(hex_width, hex_bytes(ci.ins).size());
   }
   AnnotatedListing l(m.cols, m.totals);
+  auto kind = [](const char* k) { return json::Value::object().set("kind", k); };
   const std::string indent(8, ' ');
   uint32_t fn_lo = 0;  // lowest primary-file line of the function being listed
   std::string comp_dir;  // of the function being listed
@@ -89,16 +90,14 @@ std::string render_disasm(ObjectCodeIndex& obj, const std::vector<symbols::Funct
     }
     for (uint32_t n = from; n <= line; ++n) {
       done.insert(n);
-      for (const auto* r : com.for_line(file, n, com_classes)) l.add_text(indent + "  " + r->text);
+      for (const auto* r : com.for_line(file, n, com_classes))
+        l.add_text(indent + "  " + r->text, kind("commentary").set("file", file).set("line", n));
       std::string body = text && n <= text->size() ? (*text)[n - 1] : "";
       std::string t = fmt::format("{:>6}. {}", n, body);
       if (!primary && n == line && !text) t += fmt::format("  ({})", file);
-      if (o.dcc.asrc) {
-        auto v = m.line_values(file, n);
-        l.add(v, t, false);
-      } else {
-        l.add_text(std::string(m.cols.empty() ? "" : "") + t);
-      }
+      json::Value info = kind("source").set("file", file).set("line", n).set("source", body);
+      if (o.dcc.asrc) l.add(m.line_values(file, n), t, false, std::move(info));
+      else l.add_text(t, std::move(info));
     }
   };
   for (const auto& fc : codes) {
@@ -115,7 +114,7 @@ std::string render_disasm(ObjectCodeIndex& obj, const std::vector<symbols::Funct
       if (ci.line() && ci.file() == fc.default_file) fn_lo = std::min(fn_lo, ci.line());
     std::string shown = index_name(fc.info, fc.entry_line);
     auto index = [&] {
-      if (!index_done) l.add_text(indent + fmt::format("<Function: {}>", shown));
+      if (!index_done) l.add_text(indent + fmt::format("<Function: {}>", shown), kind("index").set("function", shown));
       index_done = true;
     };
     if (!src || fc.instrs.empty() || fc.instrs.front().line() == 0) index();
@@ -135,20 +134,34 @@ std::string render_disasm(ObjectCodeIndex& obj, const std::vector<symbols::Funct
       }
       std::string where = line ? fmt::format("[{:>4}]", line) : "[   ?]";
       std::string hex = o.dcc.hex ? fmt::format("{:<{}}  ", hex_bytes(in), hex_width) : "";
-      std::string t = fmt::format("{} {}{:>8x}:  {}{:<7} {}", where, targets.count(in.addr) ? '>' : ' ', in.addr, hex,
-                                  in.mnemonic, ops);
+      const bool target = targets.count(in.addr) != 0;
+      std::string t = fmt::format("{} {}{:>8x}:  {}{:<7} {}", where, target ? '>' : ' ', in.addr, hex, in.mnemonic, ops);
       auto v = m.instr_values(obj.path(), in.addr, in.size);
       if (!v) v = ExclIncl{};
-      l.add(v, t, true);
+      json::Value info = kind("instruction").set("function", fc.info.name).set("address", in.addr);
+      info.set("line", line ? json::Value(line) : json::Value()).set("branch_target", target);
+      if (o.dcc.hex) info.set("bytes", hex_bytes(in));
+      info.set("mnemonic", in.mnemonic).set("operands", ops);
+      l.add(v, t, true, std::move(info));
     }
   }
   std::string head = fmt::format("Load Object: {}\n", obj.path());
-  if (!fns.empty())
-    if (const auto* cu = obj.lines().cu_at(fns.front().addr)) head += fmt::format("Source file: {}\n", cu->name);
+  const disasm::CompileUnit* cu = fns.empty() ? nullptr : obj.lines().cu_at(fns.front().addr);
+  if (cu) head += fmt::format("Source file: {}\n", cu->name);
   std::set<std::string> seen;
+  json::Value msgs = json::Value::array();
   if (src)
     for (const auto& msg : sources.messages())
-      if (!msg.empty() && seen.insert(msg).second) head += msg + "\n";
+      if (!msg.empty() && seen.insert(msg).second) head += msg + "\n", msgs.push(msg);
+  if (json_out) {
+    json::Value listing = l.to_json(o.dthresh);
+    *json_out = json::Value::object().set("load_object", obj.path());
+    if (cu) json_out->set("source_file", cu->name);
+    json_out->set("messages", std::move(msgs))
+        .set("columns", listing["columns"])
+        .set("threshold", o.dthresh)
+        .set("rows", listing["rows"]);
+  }
   return head + "\n" + l.render(o.dthresh);
 }
 

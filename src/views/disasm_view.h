@@ -12,7 +12,11 @@
 namespace erkit::views {
 
 // Lists `fns` (by address) of `obj`. Source interleaving and commentary follow o.dcc.
+// json_out: also the listing as {"load_object","source_file"?,"messages":[...],"columns",
+// "threshold","rows"} (AnnotatedListing::to_json); rows of kind "instruction" ({"function",
+// "address","line" (null: unknown),"branch_target","bytes"?,"mnemonic","operands"}),
+// "source" ({"file","line","source"}), "index" ({"function"}), "commentary" or "text".
 std::string render_disasm(ObjectCodeIndex& obj, const std::vector<symbols::FunctionInfo>& fns,
-                          const AnnotationMetrics& m, const SourceOptions& o);
+                          const AnnotationMetrics& m, const SourceOptions& o, json::Value* json_out = nullptr);
 
 }  // namespace erkit::views

@@ -65,7 +65,7 @@ void load_commentary(ObjectCodeIndex& obj, const std::vector<symbols::FunctionIn
 }
 
 bool render_source(ObjectCodeIndex& obj, const std::string& file, const AnnotationMetrics& m, const SourceOptions& o,
-                   std::string* out, std::string* error) {
+                   std::string* out, std::string* error, json::Value* json_out) {
   const auto& lt = obj.lines();
   std::vector<uint32_t> files = lt.files_matching(file);
   if (files.empty()) {
@@ -146,29 +146,46 @@ bool render_source(ObjectCodeIndex& obj, const std::string& file, const Annotati
   const size_t w = std::max<size_t>(4, fmt::format("{}", nlines).size());
   const std::string indent(w + 2, ' ');
   AnnotatedListing l(m.cols, m.totals);
+  auto kind = [](const char* k) { return json::Value::object().set("kind", k); };
   if (o.scc.classes & commentary::kVersion) {
     const auto* cu = fns.empty() ? nullptr : lt.cu_at(fns.front().addr);
     for (const auto& v : commentary::version_lines(src.path, cu ? cu->producer : ""))
-      l.add_text(std::string(w + 2, ' ') + v);
+      l.add_text(std::string(w + 2, ' ') + v, kind("commentary"));
   }
-  for (const auto& t : top) l.add(t.v, indent + t.text, false);
+  for (const auto& t : top) l.add(t.v, indent + t.text, false, kind("index"));
   for (uint32_t n = 1; n <= nlines; ++n) {
-    for (const auto& b : before[n]) l.add(b.v, indent + b.text, false);
-    for (const auto* r : com.for_line(dwarf_name, n, o.scc.classes)) l.add_text(indent + r->text);
+    for (const auto& b : before[n]) l.add(b.v, indent + b.text, false, kind("index"));
+    for (const auto* r : com.for_line(dwarf_name, n, o.scc.classes))
+      l.add_text(indent + r->text, kind("commentary").set("line", n));
     auto v = m.line_values(dwarf_name, n);
     if (!v && has_code.count(n)) v = ExclIncl{};
     if (!have_text && !v && !after.count(n) && before[n].empty()) continue;
     std::string body = have_text && n <= text.size() ? text[n - 1] : std::string();
-    l.add(v, fmt::format("{:>{}}. {}", n, w, body), true);
+    l.add(v, fmt::format("{:>{}}. {}", n, w, body), true, kind("source").set("line", n).set("source", body));
     if (auto it = after.find(n); it != after.end())
-      for (const auto& a : it->second) l.add(a.v, indent + a.text, false);
+      for (const auto& a : it->second) l.add(a.v, indent + a.text, false, kind("index"));
   }
-  std::string head = fmt::format("Source file: {}\nObject file: {}\nLoad Object: {}\n", have_text ? src.path : dwarf_name,
-                                 objpath, objpath);
-  if (!src.message.empty()) head += src.message + "\n";
-  if (!have_text && src.path.empty()) head += "Only the lines with code are known; their text is not shown.\n";
-  for (const auto& p : com.problems()) head += "Warning: commentary: " + p + "\n";
+  const std::string shown_file = have_text ? src.path : dwarf_name;
+  std::vector<std::string> messages;
+  if (!src.message.empty()) messages.push_back(src.message);
+  if (!have_text && src.path.empty()) messages.push_back("Only the lines with code are known; their text is not shown.");
+  for (const auto& p : com.problems()) messages.push_back("Warning: commentary: " + p);
+  std::string head = fmt::format("Source file: {}\nObject file: {}\nLoad Object: {}\n", shown_file, objpath, objpath);
+  for (const auto& msg : messages) head += msg + "\n";
   *out = head + "\n" + l.render(o.sthresh);
+  if (json_out) {
+    json::Value msgs = json::Value::array();
+    for (const auto& msg : messages) msgs.push(msg);
+    json::Value listing = l.to_json(o.sthresh);
+    *json_out = json::Value::object()
+                .set("source_file", shown_file)
+                .set("object_file", objpath)
+                .set("load_object", objpath)
+                .set("messages", std::move(msgs))
+                .set("columns", listing["columns"])
+                .set("threshold", o.sthresh)
+                .set("rows", listing["rows"]);
+  }
   return true;
 }
 

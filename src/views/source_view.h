@@ -27,9 +27,12 @@ void load_commentary(ObjectCodeIndex& obj, const std::vector<symbols::FunctionIn
                      commentary::Commentary* c);
 
 // The listing of `file` (a name as DWARF records it, or a suffix of it) from object `obj`.
-// False with *error when the object has no code from that file.
+// False with *error when the object has no code from that file. json_out: also the listing as
+// {"source_file","object_file","load_object","messages":[...],"columns","threshold","rows"}
+// (AnnotatedListing::to_json); rows of kind "source" ({"line","source"}), "index",
+// "commentary" ({"line"}) or "text".
 bool render_source(ObjectCodeIndex& obj, const std::string& file, const AnnotationMetrics& m, const SourceOptions& o,
-                   std::string* out, std::string* error);
+                   std::string* out, std::string* error, json::Value* json_out = nullptr);
 
 // Display name of a function's index line: clones and outlined cold parts are named as the
 // manual names compiler-made bodies (seed-spec §10.7).

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace erkit::views {
 namespace {
@@ -41,6 +42,45 @@ std::string SizeHistogram::render(const char* range_title, const char* count_tit
   }
   out += "\n";
   return out;
+}
+
+json::Value SizeHistogram::to_json() const {
+  json::Value ranges = json::Value::array();
+  for (size_t i = 0; i < buckets.size(); ++i) {
+    if (!buckets[i]) continue;
+    const uint64_t lo = i ? range_limit(i - 1) : 0;
+    std::string range = i + 1 < kRanges ? fmt::format("{} - {}", size_words(lo), size_words(range_limit(i)))
+                                        : size_words(lo) + " and more";
+    ranges.push(json::Value::object()
+                    .set("range", range)
+                    .set("low", lo)
+                    .set("high", i + 1 < kRanges ? json::Value(range_limit(i)) : json::Value())
+                    .set("count", buckets[i]));
+  }
+  return json::Value::object()
+      .set("ranges", std::move(ranges))
+      .set("count", count)
+      .set("bytes", bytes)
+      .set("smallest", min())
+      .set("largest", max);
+}
+
+json::Value stack_json(const std::vector<StackFrame>& frames) {
+  json::Value out = json::Value::array();
+  for (const auto& f : frames) {
+    json::Value v = json::Value::object().set("function", f.function);
+    if (f.has_offset) v.set("offset", f.offset);
+    out.push(v.set("text", f.text()));
+  }
+  return out;
+}
+
+json::Value number_or_null(const std::string& s) {
+  if (s.empty()) return {};
+  char* end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (*end) return {};
+  return json::Value(v);
 }
 
 std::string PlainTable::render() const {

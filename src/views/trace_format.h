@@ -7,14 +7,18 @@
 
 #include "model/profile.h"
 #include "views/function_views.h"
+#include "views/json.h"
+#include "views/trace_views.h"
 
 namespace erkit::views {
 
 // Stacks printing the same frames (over every experiment) summed: values[i] is metrics[i].
 struct StackGroup {
-  std::vector<std::string> frames;
+  std::vector<StackFrame> frames;  // leaf first
   std::vector<int64_t> values;
 };
+// [{"function","offset"?,"text"}...], leaf first.
+json::Value stack_json(const std::vector<StackFrame>& frames);
 // Aggregates with a non-zero value of any of `metrics`, grouped by identical frame lines.
 std::vector<StackGroup> group_by_stack(model::Profile& p, const NameOptions& names,
                                        const std::vector<uint32_t>& metrics);
@@ -27,6 +31,9 @@ struct SizeHistogram {
   uint64_t min() const { return count ? min_seen : 0; }
   // A header line, a rule, then one line per non-empty range.
   std::string render(const char* range_title, const char* count_title) const;
+  // {"ranges":[{"range":"1 KiB - 8 KiB","low":1024,"high":8192|null,"count"}],"count","bytes",
+  // "smallest","largest"}: the non-empty ranges, high null for the open-ended last one.
+  json::Value to_json() const;
 };
 
 // Columns right-aligned to their widest cell, except the last (a name), left-aligned.
@@ -40,6 +47,9 @@ class PlainTable {
   std::vector<std::vector<std::string>> header_;  // header lines, each with one cell per column
   std::vector<std::vector<std::string>> rows_;
 };
+
+// A number from a log field ("?" and other text: null).
+json::Value number_or_null(const std::string& s);
 
 // Seconds with 6 decimals, as the statistics reports print times.
 std::string seconds6(uint64_t ns);

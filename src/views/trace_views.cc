@@ -12,19 +12,21 @@
 
 namespace erkit::views {
 
-std::vector<std::string> stack_frame_lines(const model::Profile& p, const model::ResolvedStack& s,
-                                           const NameOptions& names) {
+std::string StackFrame::text() const {
+  return has_offset ? fmt::format("{} + 0x{:08x}", function, offset) : function;
+}
+
+std::vector<StackFrame> stack_frames(const model::Profile& p, const model::ResolvedStack& s, const NameOptions& names) {
   const auto& ft = p.functions();
   const auto& pcs = p.resolver().pcs();
-  std::vector<std::string> out;
+  std::vector<StackFrame> out;
   for (const auto& fr : s.frames) {
-    std::string name = function_display_name(ft, fr.func, names);
+    StackFrame f;
+    f.function = function_display_name(ft, fr.func, names);
     const auto& fe = ft.at(fr.func);
     uint64_t vaddr = fr.pc < pcs.size() ? pcs[fr.pc].vaddr : 0;
-    if (!fe.pseudo && fe.addr != 0 && vaddr >= fe.addr)
-      out.push_back(fmt::format("{} + 0x{:08x}", name, vaddr - fe.addr));
-    else
-      out.push_back(name);
+    if (!fe.pseudo && fe.addr != 0 && vaddr >= fe.addr) f.has_offset = true, f.offset = vaddr - fe.addr;
+    out.push_back(std::move(f));
   }
   return out;
 }
@@ -37,9 +39,11 @@ std::vector<StackGroup> group_by_stack(model::Profile& p, const NameOptions& nam
     bool any = false;
     for (uint32_t m : metrics) any |= a.values[m] != 0;
     if (!any) continue;
-    auto lines = stack_frame_lines(p, *a.stack, names);
-    auto [it, inserted] = index.try_emplace(lines, groups.size());
-    if (inserted) groups.push_back({std::move(lines), {}});
+    auto frames = stack_frames(p, *a.stack, names);
+    std::vector<std::string> key;
+    for (const auto& f : frames) key.push_back(f.text());
+    auto [it, inserted] = index.try_emplace(std::move(key), groups.size());
+    if (inserted) groups.push_back({std::move(frames), {}});
     auto& g = groups[it->second];
     g.values.resize(metrics.size());
     for (size_t i = 0; i < metrics.size(); ++i) g.values[i] += a.values[metrics[i]];
@@ -49,43 +53,71 @@ std::vector<StackGroup> group_by_stack(model::Profile& p, const NameOptions& nam
 
 namespace {
 
-// Leaks and allocs share one layout; they differ in the metrics and the words.
-std::string render_heap_list(model::Profile& p, size_t limit, const NameOptions& names, uint32_t count_metric,
-                             uint32_t bytes_metric, const char* plural, const char* singular,
-                             const char* bytes_words) {
-  auto groups = group_by_stack(p, names, {count_metric, bytes_metric});
-  std::stable_sort(groups.begin(), groups.end(), [](const StackGroup& a, const StackGroup& b) {
+// Leaks and allocs: stacks with their count and bytes, most bytes first.
+struct HeapList {
+  std::vector<StackGroup> groups;  // values: count, bytes
+  int64_t instances = 0, bytes = 0;
+};
+
+HeapList heap_list(model::Profile& p, const NameOptions& names, uint32_t count_metric, uint32_t bytes_metric) {
+  HeapList l;
+  l.groups = group_by_stack(p, names, {count_metric, bytes_metric});
+  std::stable_sort(l.groups.begin(), l.groups.end(), [](const StackGroup& a, const StackGroup& b) {
     if (a.values[1] != b.values[1]) return a.values[1] > b.values[1];
     return a.values[0] > b.values[0];
   });
-  int64_t instances = 0, bytes = 0;
-  for (const auto& g : groups) instances += g.values[0], bytes += g.values[1];
+  for (const auto& g : l.groups) l.instances += g.values[0], l.bytes += g.values[1];
+  return l;
+}
+
+// Leaks and allocs share one layout; they differ in the metrics and the words.
+std::string render_heap_list(const HeapList& l, size_t limit, const char* plural, const char* singular,
+                             const char* bytes_words) {
   std::string out = fmt::format("Summary Results: Distinct {} = {}, Total Instances = {}, Total {} = {}\n\n",
-                                plural, groups.size(), instances, bytes_words, bytes);
-  size_t n = limit ? std::min(limit, groups.size()) : groups.size();
+                                plural, l.groups.size(), l.instances, bytes_words, l.bytes);
+  size_t n = limit ? std::min(limit, l.groups.size()) : l.groups.size();
   for (size_t i = 0; i < n; ++i) {
-    const auto& g = groups[i];
+    const auto& g = l.groups[i];
     out += fmt::format("{} #{}, Instances = {}, {} = {}\n", singular, i + 1, g.values[0], bytes_words, g.values[1]);
-    for (const auto& line : g.frames) out += "    " + line + "\n";
+    for (const auto& f : g.frames) out += "    " + f.text() + "\n";
     out += "\n";
   }
   return out;
 }
 
-}  // namespace
-
-std::string render_leaks(model::Profile& p, size_t limit, const NameOptions& names) {
-  return render_heap_list(p, limit, names, model::kLeak, model::kBleak, "Leaks", "Leak", "Bytes Leaked");
+json::Value heap_list_json(const HeapList& l, size_t limit) {
+  json::Value entries = json::Value::array();
+  size_t n = limit ? std::min(limit, l.groups.size()) : l.groups.size();
+  for (size_t i = 0; i < n; ++i) {
+    const auto& g = l.groups[i];
+    entries.push(json::Value::object()
+                     .set("rank", i + 1)
+                     .set("count", g.values[0])
+                     .set("bytes", g.values[1])
+                     .set("stack", stack_json(g.frames)));
+  }
+  return json::Value::object()
+      .set("summary", json::Value::object()
+                          .set("distinct", l.groups.size())
+                          .set("instances", l.instances)
+                          .set("bytes", l.bytes))
+      .set("entries", std::move(entries));
 }
 
-std::string render_allocs(model::Profile& p, size_t limit, const NameOptions& names) {
-  return render_heap_list(p, limit, names, model::kAlloc, model::kBalloc, "Allocations", "Allocation",
-                          "Bytes Allocated");
-}
-
-std::string render_heap_stat(model::Profile& p) {
+// Heap statistics: size histograms and the peak of live bytes per experiment.
+struct HeapStat {
   SizeHistogram allocs, leaks;
-  std::string peaks;
+  struct Peak {
+    uint32_t experiment;
+    int64_t pid;
+    int64_t bytes;
+    uint64_t tstamp_ns;
+  };
+  std::vector<Peak> peaks;
+};
+
+HeapStat heap_stat(model::Profile& p) {
+  HeapStat st;
   uint32_t x = 0;
   for (const auto& e : p.experiments()) {
     ++x;
@@ -105,16 +137,59 @@ std::string render_heap_stat(model::Profile& p) {
       if (h.op == format::kHeapFree || h.op == format::kHeapMunmap) release(h.address);
       if (h.op == format::kHeapRealloc && h.old_address) release(h.old_address);
       if (!model::heap_allocates(h)) continue;
-      allocs.add(h.size);
-      if (leaked[i]) leaks.add(h.size);
+      st.allocs.add(h.size);
+      if (leaked[i]) st.leaks.add(h.size);
       live[h.address] = h.size;
       cur += int64_t(h.size);
       if (cur > peak) peak = cur, peak_t = h.tstamp_ns;
     }
-    if (!e.heap.empty())
-      peaks += fmt::format("  Experiment {} (pid {}): peak {} bytes live at {:.3f} s\n", x, e.log.pid, peak,
-                           double(peak_t) / 1e9);
+    if (!e.heap.empty()) st.peaks.push_back({x, e.log.pid, peak, peak_t});
   }
+  return st;
+}
+
+}  // namespace
+
+std::string render_leaks(model::Profile& p, size_t limit, const NameOptions& names) {
+  return render_heap_list(heap_list(p, names, model::kLeak, model::kBleak), limit, "Leaks", "Leak", "Bytes Leaked");
+}
+
+std::string render_allocs(model::Profile& p, size_t limit, const NameOptions& names) {
+  return render_heap_list(heap_list(p, names, model::kAlloc, model::kBalloc), limit, "Allocations", "Allocation",
+                          "Bytes Allocated");
+}
+
+json::Value leaks_json(model::Profile& p, size_t limit, const NameOptions& names) {
+  return heap_list_json(heap_list(p, names, model::kLeak, model::kBleak), limit);
+}
+
+json::Value allocs_json(model::Profile& p, size_t limit, const NameOptions& names) {
+  return heap_list_json(heap_list(p, names, model::kAlloc, model::kBalloc), limit);
+}
+
+json::Value heap_stat_json(model::Profile& p) {
+  HeapStat st = heap_stat(p);
+  json::Value peaks = json::Value::array();
+  for (const auto& k : st.peaks)
+    peaks.push(json::Value::object()
+                   .set("experiment", k.experiment)
+                   .set("pid", k.pid)
+                   .set("peak_bytes", k.bytes)
+                   .set("peak_ns", k.tstamp_ns));
+  return json::Value::object()
+      .set("peaks", std::move(peaks))
+      .set("allocations", st.allocs.to_json())
+      .set("leaks", st.leaks.to_json());
+}
+
+std::string render_heap_stat(model::Profile& p) {
+  HeapStat st = heap_stat(p);
+  const SizeHistogram& allocs = st.allocs;
+  const SizeHistogram& leaks = st.leaks;
+  std::string peaks;
+  for (const auto& k : st.peaks)
+    peaks += fmt::format("  Experiment {} (pid {}): peak {} bytes live at {:.3f} s\n", k.experiment, k.pid, k.bytes,
+                         double(k.tstamp_ns) / 1e9);
   std::string out = "Peak Heap Usage\n" + std::string(55, '-') + "\n";
   out += peaks.empty() ? "  no heap data\n" : peaks;
   out += "\nMemory Allocations Statistics\n" + allocs.render("Allocation Size Range", "Allocations");

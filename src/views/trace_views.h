@@ -13,13 +13,20 @@
 
 #include "model/profile.h"
 #include "views/function_views.h"
+#include "views/json.h"
 
 namespace erkit::views {
 
-// One frame line of a trace report: "name + 0x0000001c" (the offset of the PC in its function;
-// just "name" where the function's start is unknown).
-std::vector<std::string> stack_frame_lines(const model::Profile& p, const model::ResolvedStack& s,
-                                           const NameOptions& names);
+// One frame of a trace report's stack: the function and the offset of the PC in it.
+struct StackFrame {
+  std::string function;
+  bool has_offset = false;  // false where the function's start is unknown
+  uint64_t offset = 0;
+  // "name + 0x0000001c", or just "name".
+  std::string text() const;
+  bool operator<(const StackFrame& o) const { return text() < o.text(); }
+};
+std::vector<StackFrame> stack_frames(const model::Profile& p, const model::ResolvedStack& s, const NameOptions& names);
 
 // "Summary Results: Distinct Leaks = 2, Total Instances = 3, Total Bytes Leaked = 3072", then
 // one block per distinct stack, most bytes first. limit 0 = all.
@@ -36,5 +43,26 @@ std::string render_io_stat(model::Profile& p);
 
 // Sync waits per synchronisation object, most wait time first; and the threshold in force.
 std::string render_sync_stat(model::Profile& p, size_t limit);
+
+// The same reports as JSON (docs/er_print.md, "JSON output"). Stack = [{"function","offset"?,
+// "text"}...] leaf first; Histogram = SizeHistogram::to_json (trace_format.h).
+// leaks/allocs: {"summary":{"distinct","instances","bytes"},"entries":[{"rank","count","bytes",
+// "stack":Stack}]}.
+json::Value leaks_json(model::Profile& p, size_t limit, const NameOptions& names);
+json::Value allocs_json(model::Profile& p, size_t limit, const NameOptions& names);
+// {"peaks":[{"experiment","pid","peak_bytes","peak_ns"}],"allocations":Histogram,"leaks":Histogram}
+json::Value heap_stat_json(model::Profile& p);
+// {"total":IoRow,"files":[IoRow...]}, IoRow = {"name","time_ns","read_bytes","reads",
+// "write_bytes","writes","other_calls","errors"} (+ iodetail: "file","iovfd","fd","experiment"?).
+json::Value io_activity_json(model::Profile& p);
+json::Value io_detail_json(model::Profile& p);
+// {"total":IoSums,"stacks":[{"rank",IoSums...,"stack":Stack}]}, IoSums = {"time_ns",
+// "read_bytes","reads","write_bytes","writes","other_calls"}.
+json::Value io_callstacks_json(model::Profile& p, size_t limit, const NameOptions& names);
+// {"write":Op,"read":Op,"other":Op}, Op = {"calls","failed","time_ns","longest_ns","sizes"?:Histogram}
+json::Value io_stat_json(model::Profile& p);
+// {"thresholds":[{"experiment","threshold_ns","mode","uncontended_mean_ns"?}],"total":{"wait_ns",
+// "waits"},"objects":[{"name","experiment","kind","object","wait_ns","waits","max_wait_ns","threads"}]}
+json::Value sync_stat_json(model::Profile& p, size_t limit);
 
 }  // namespace erkit::views

@@ -139,7 +139,7 @@ TEST_F(ErPrintCommands, ScriptsJsonAndInteractiveTerminal) {
   // JSON: the same numbers as the text list.
   auto j = er_print("-json -functions test.1.er");
   ASSERT_EQ(j.status, 0) << j.err;
-  EXPECT_EQ(j.out.find("{\"schema\":\"erkit.er_print\",\"version\":1,\"command\":\"functions\",\"data\":{"), 0u)
+  EXPECT_EQ(j.out.find("{\"schema\":\"erkit.er_print\",\"version\":2,\"command\":\"functions\",\"data\":{"), 0u)
       << j.out;
   auto text = parse_function_list(er_print("-functions test.1.er").out);
   std::string two_row = j.out.substr(j.out.find("\"name\":\"two\""));

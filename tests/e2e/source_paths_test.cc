@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "e2e_util.h"
 
@@ -42,6 +43,55 @@ TEST_F(SourcePaths, MissingSourceIsReportedThenFoundThroughPathmapAndSetpath) {
   EXPECT_NE(s.out.find("HOT:"), std::string::npos) << s.out;
   auto a = er_print("-addpath moved -setpath");
   EXPECT_NE(a.out.find("search path: $expts:.:moved"), std::string::npos) << a.out;
+}
+
+// .er.rc in $HOME and in the current directory (seed-spec §7.19): setpath, scc, dcc, sthresh,
+// dthresh first-wins (cwd over home over the system file), addpath and pathmap accumulate.
+TEST_F(SourcePaths, RcFilesInHomeAndCwdSetTheSourceSettings) {
+  std::filesystem::create_directories(dir_ + "/home");
+  auto write = [](const std::string& p, const std::string& text) { std::ofstream(p) << text; };
+  write(dir_ + "/home/.er.rc", "setpath /fromhome\naddpath /home-extra\nsthresh 100\ndthresh 100\nscc none\n"
+                               "pathmap /nowhere /else\n");
+  write(dir_ + "/.er.rc", "setpath /fromrc\naddpath /cwd-extra\ndcc basic:hex\n");
+  auto rc = [&](const std::string& args) {
+    return run("cd " + dir_ + " && HOME=" + dir_ + "/home " + bin("er_print") + " " + args + " test.1.er");
+  };
+  auto p = rc("-setpath -sthresh -dthresh -scc -dcc -pathmap");
+  ASSERT_EQ(p.status, 0) << p.err;
+  EXPECT_EQ(p.out,
+            "search path: /fromrc:/cwd-extra:/home-extra\ncurrent sthresh: 100\ncurrent dthresh: 100\n"
+            "current scc: none\ncurrent dcc: basic:hex:src\npathmap /nowhere /else\n");
+  EXPECT_EQ(p.err, "");
+
+  // The search path from the files is the one used: the moved sources are not under /fromrc...
+  std::filesystem::rename(dir_ + "/srcdir", dir_ + "/moved");
+  auto missing = rc("-source hot_loop");
+  ASSERT_EQ(missing.status, 0) << missing.err;
+  EXPECT_NE(missing.out.find("not found (searched /fromrc:/cwd-extra:/home-extra"), std::string::npos)
+      << missing.out;
+  // ...until a pathmap (accumulated: the home file's map stays) leads there.
+  write(dir_ + "/.er.rc", "setpath /fromrc\npathmap " + dir_ + "/srcdir " + dir_ + "/moved\n");
+  auto mapped = rc("-pathmap -source hot_loop");
+  ASSERT_EQ(mapped.status, 0) << mapped.err;
+  EXPECT_EQ(mapped.out.rfind("pathmap " + dir_ + "/srcdir " + dir_ + "/moved\npathmap /nowhere /else\n", 0), 0u)
+      << mapped.out;
+  EXPECT_NE(mapped.out.find("HOT:"), std::string::npos) << mapped.out;
+
+  // Thresholds and commentary classes from the files give the same listings as the commands.
+  std::filesystem::rename(dir_ + "/moved", dir_ + "/srcdir");
+  std::filesystem::remove(dir_ + "/.er.rc");
+  auto from_rc = rc("-source hot_loop -disasm hot_loop");
+  auto from_cmd = er_print("-sthresh 100 -dthresh 100 -scc none -source hot_loop -disasm hot_loop");
+  ASSERT_EQ(from_rc.status, 0) << from_rc.err;
+  EXPECT_EQ(from_rc.out, from_cmd.out);
+  auto by_default = er_print("-source hot_loop -disasm hot_loop");
+  auto count = [](const std::string& s, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_LE(count(from_rc.out, "\n## "), count(by_default.out, "\n## "));
+  EXPECT_GE(count(from_rc.out, "\n## "), 2u) << "the maximum of a source line and of an instruction\n" << from_rc.out;
 }
 
 TEST_F(SourcePaths, SourceNewerThanTheBinaryIsWarned) {

@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::string_view kFirstWins[] = {"en_desc", "scc",  "sthresh", "dcc",    "dthresh",  "setpath",
                                            "name",    "tabs", "tlmode",  "tldata", "viewmode"};
-constexpr std::string_view kAccumulate[] = {"dmetrics", "dsort", "addpath"};
+constexpr std::string_view kAccumulate[] = {"dmetrics", "dsort", "addpath", "pathmap"};
 // er_print commands that exist but may not appear in .er.rc (warned about by name).
 constexpr std::string_view kNotInRc[] = {
     "metrics", "sort", "cmetrics", "csort", "functions", "callers-callees", "filters", "limit", "outfile",
@@ -46,6 +46,28 @@ std::string unquote(std::string_view s) {
     out += s[i];
   }
   return std::string(trim(out));
+}
+
+// Words separated by blanks; double quotes protect blanks and are removed.
+std::vector<std::string> quoted_words(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool in_q = false, in_word = false;
+  for (char c : s) {
+    if (c == '"') {
+      in_q = !in_q;
+      in_word = true;
+    } else if (!in_q && std::isspace(static_cast<unsigned char>(c))) {
+      if (in_word) out.push_back(cur);
+      cur.clear();
+      in_word = false;
+    } else {
+      cur += c;
+      in_word = true;
+    }
+  }
+  if (in_word) out.push_back(cur);
+  return out;
 }
 
 template <size_t N>
@@ -103,7 +125,8 @@ void process_rc_text(std::string_view text, std::string_view source, RcDefaults&
     size_t sp = 0;
     while (sp < l.size() && !std::isspace(static_cast<unsigned char>(l[sp]))) ++sp;
     const std::string cmd(canonical(l.substr(0, sp)));
-    const std::string arg = unquote(l.substr(sp));
+    const std::string_view rest = trim(l.substr(sp));
+    const std::string arg = unquote(rest);
     line.clear();
     if (!allowed_in_rc(cmd)) {
       if (in(kNotInRc, cmd)) warn("command '" + cmd + "' is not allowed in .er.rc; ignored");
@@ -111,7 +134,9 @@ void process_rc_text(std::string_view text, std::string_view source, RcDefaults&
       continue;
     }
     if (who == Consumer::ErSrc && cmd != "scc" && cmd != "dcc") continue;
-    if (arg.empty() && cmd != "dmetrics" && cmd != "dsort") {
+    // scc "" / dcc "": the empty class list (no commentary).
+    const bool empty_list = (cmd == "scc" || cmd == "dcc") && rest == "\"\"";
+    if (arg.empty() && cmd != "dmetrics" && cmd != "dsort" && !empty_list) {
       warn("command '" + cmd + "' needs an argument; ignored");
       continue;
     }
@@ -121,6 +146,13 @@ void process_rc_text(std::string_view text, std::string_view source, RcDefaults&
       if (!arg.empty()) append_spec(d.dsort, arg);
     } else if (cmd == "addpath") {
       d.addpath.push_back(arg);
+    } else if (cmd == "pathmap") {
+      const auto words = quoted_words(rest);
+      if (words.size() != 2) {
+        warn("pathmap needs an old prefix and a new prefix; ignored");
+        continue;
+      }
+      d.pathmaps.emplace_back(words[0], words[1]);
     } else if (cmd == "mobj_define") {
       const size_t s2 = arg.find(' ');
       if (s2 == std::string::npos) {

@@ -1,6 +1,7 @@
 // .er.rc processing: system er.rc, ~/.er.rc and ./.er.rc, with cwd > home > system
-// precedence. dmetrics, dsort and addpath accumulate across all files; for every other
-// allowed command the first occurrence (in precedence order) wins.
+// precedence. dmetrics, dsort and addpath accumulate across all files (pathmap too, an
+// addition of later Studio releases); for every other allowed command the first occurrence
+// (in precedence order) wins.
 #pragma once
 
 #include <filesystem>
@@ -28,6 +29,7 @@ struct RcDefaults {
   std::string dmetrics;               // ':'-joined, highest precedence first
   std::string dsort;
   std::vector<std::string> addpath;   // highest precedence first
+  std::vector<std::pair<std::string, std::string>> pathmaps;  // (old prefix, new prefix), highest first
   std::map<std::string, std::string> settings;  // first-wins commands by canonical name
   std::vector<std::pair<std::string, std::string>> mobj_defines;  // (name, expression); first per name
   std::vector<std::string> files_read;

@@ -50,6 +50,27 @@ TEST_F(TempDirs, AccumulatingCommandsConcatenateAcrossFiles) {
   EXPECT_EQ(d.search_path(), "$expts:.:../src:/home/src:/sys/src");
 }
 
+TEST_F(TempDirs, PathmapsAccumulateHighestPrecedenceFirst) {
+  write(sys / "er.rc", "pathmap /build /sys\n");
+  write(home / ".er.rc", "pathmap \"/old dir\" \"/new dir\"\npathmap /only-one-word\n");
+  write(cwd / ".er.rc", "pathmap /build /cwd\n");
+  const RcDefaults d = load_rc(paths());
+  using Map = std::pair<std::string, std::string>;
+  EXPECT_EQ(d.pathmaps, (std::vector<Map>{{"/build", "/cwd"}, {"/old dir", "/new dir"}, {"/build", "/sys"}}));
+  ASSERT_EQ(d.warnings.size(), 1u);
+  EXPECT_NE(d.warnings[0].find(".er.rc:2: pathmap needs an old prefix and a new prefix"), std::string::npos)
+      << d.warnings[0];
+}
+
+TEST(RcText, EmptyCommentaryListMeansNone) {
+  RcDefaults d;
+  process_rc_text("scc \"\"\ndcc\n", "x", d);
+  EXPECT_EQ(d.get("scc"), "");
+  EXPECT_EQ(d.get("dcc"), std::nullopt);
+  ASSERT_EQ(d.warnings.size(), 1u);
+  EXPECT_EQ(d.warnings[0], "x:2: command 'dcc' needs an argument; ignored");
+}
+
 TEST_F(TempDirs, FirstOccurrenceWinsWithinAFile) {
   write(cwd / ".er.rc", "scc all\nscc none\nen_desc on\nen_desc off\n");
   const RcDefaults d = load_rc(paths());
@@ -76,7 +97,7 @@ TEST_F(TempDirs, SameFileReadOnceWhenCwdIsHome) {
 
 TEST(RcText, AllowedCommands) {
   for (const char* c : {"dmetrics", "dsort", "en_desc", "scc", "sthresh", "dcc", "dthresh", "setpath", "addpath",
-                        "name", "mobj_define", "obj_define", "tabs", "tlmode", "tldata", "viewmode"})
+                        "name", "mobj_define", "obj_define", "tabs", "tlmode", "tldata", "viewmode", "pathmap"})
     EXPECT_TRUE(allowed_in_rc(c)) << c;
   for (const char* c : {"metrics", "sort", "functions", "limit", "filters", "quit"}) EXPECT_FALSE(allowed_in_rc(c)) << c;
 }
