@@ -1,6 +1,8 @@
 // Function-list and callers-callees commands (seed-spec §7.3, §7.4) and gprofng's calltree.
 #include <fmt/format.h>
 
+#include <cstdio>
+
 #include "erprint/command_groups.h"
 #include "erprint/function_lookup.h"
 #include "views/function_summary.h"
@@ -118,8 +120,12 @@ void add_function_commands(std::vector<Command>& t) {
                  if (s.format == OutputFormat::Json)
                    return emit_report(s, "callers-callees", "",
                                       views::callers_callees_json(p, cols, s.sort(), s.csort(), s.limit, s.names));
-                 return emit_text(s, "callers-callees",
-                                  views::render_callers_callees(p, cols, s.sort(), s.csort(), s.limit, s.names));
+                 views::write_callers_callees(p, cols, s.sort(), s.csort(), s.limit, s.names,
+                                              [&](std::string_view chunk) {
+                                                std::fwrite(chunk.data(), 1, chunk.size(), s.out);
+                                              });
+                 std::fflush(s.out);
+                 return command_ok();
                }});
   t.push_back({"cmetrics", {}, 0, 1, "[metric_spec|default]", "Set (or show) the callers-callees metrics",
                [](Session& s, const auto& a) { return set_list(s, "cmetrics", a); }});
@@ -153,7 +159,12 @@ void add_function_commands(std::vector<Command>& t) {
                  auto cols = s.function_columns();
                  if (s.format == OutputFormat::Json)
                    return emit_report(s, "calltree", "", views::call_tree_json(p, cols, s.sort(), s.limit, s.names));
-                 return emit_text(s, "calltree", views::render_call_tree(p, cols, s.sort(), s.limit, s.names));
+                 // Written as it is produced: the text of a large tree is far bigger than the tree.
+                 views::write_call_tree(p, cols, s.sort(), s.limit, s.names, [&](std::string_view chunk) {
+                   std::fwrite(chunk.data(), 1, chunk.size(), s.out);
+                 });
+                 std::fflush(s.out);
+                 return command_ok();
                }});
 }
 

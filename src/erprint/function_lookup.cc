@@ -29,6 +29,11 @@ std::vector<model::FuncId> find_functions(Session& s, const std::string& name) {
                        fmt::format("{} ({})", e.name, views::function_qualifier(ft, f)) == name)))
       out.push_back(f);
   }
+  // No function of that name: its compiler clones (scale.constprop.0 for "scale").
+  for (model::FuncId f = 0; out.empty() && f < ft.size(); ++f) {
+    const auto& e = ft.at(f);
+    if (!e.original.empty() && e.original == name) out.push_back(f);
+  }
   order_candidates(ft, &out);
   return out;
 }

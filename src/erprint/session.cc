@@ -227,7 +227,7 @@ void Session::apply_event_filter() {
       filter_ != std::nullopt);
 }
 
-void Session::emit(const Report& r) {
+void Session::emit(Report r) {
   if (format == OutputFormat::Text) {
     for (const auto& w : r.warnings) fmt::print(stderr, "er_print: warning: {}\n", w);
     fmt::print(out, "{}", r.text);
@@ -242,8 +242,10 @@ void Session::emit(const Report& r) {
     v.set("warnings", std::move(w));
   }
   if (r.data.is_null()) v.set("text", r.text);
-  else v.set("data", r.data);
-  fmt::print(sink_, "{}\n", v.dump());
+  else v.set("data", std::move(r.data));
+  // Written in pieces: a large report (the call tree) is not held a second time as text.
+  v.dump_to([this](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), sink_); });
+  std::fputc('\n', sink_);
   std::fflush(sink_);
 }
 

@@ -87,7 +87,7 @@ class Session {
   SourceSettings& source_settings() { return *source_; }
 
   // Reports: everything a command shows goes through here or through `out`.
-  void emit(const Report& r);
+  void emit(Report r);
   void set_output(FILE* f);  // outfile/appendfile: closes the previous file
   FILE* sink() const { return sink_; }
 

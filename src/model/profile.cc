@@ -216,40 +216,84 @@ void Profile::compute() {
 void Profile::compute_edges() {
   compute();
   if (edges_computed_) return;
-  // (center << 32 | other) -> attributed values
-  std::unordered_map<uint64_t, std::array<int64_t, kMetricCount>> caller_edges, callee_edges;
-  auto add = [](auto& map, FuncId center, FuncId other, const int64_t* v) {
-    auto& dst = map[(uint64_t(center) << 32) | other];
-    for (uint32_t m = 0; m < kMetricCount; ++m) dst[m] += v[m];
+  // Only metrics with data are kept per edge (most of kMetricCount are zero for a given run).
+  edge_metrics_.clear();
+  for (uint32_t m = 0; m < kMetricCount; ++m) {
+    bool any = false;
+    for (const StackAggregate& a : aggs_) any = any || a.values[m] != 0;
+    if (any) edge_metrics_.push_back(m);
+  }
+  // One (center, other, aggregate) entry per edge sighting, bucketed by centre; within a
+  // centre, equal others are summed through a scratch index by FuncId.
+  struct Sighting {
+    FuncId center, other;
+    uint32_t agg;
   };
+  std::vector<Sighting> callers, callees;
   std::vector<uint32_t> stamp(funcs_.size(), UINT32_MAX);
   for (uint32_t ai = 0; ai < aggs_.size(); ++ai) {
-    const StackAggregate& a = aggs_[ai];
-    const auto& fr = a.funcs;
+    const auto& fr = aggs_[ai].funcs;
     // <Total> calls the outermost frame.
-    add(callee_edges, funcs_.total(), fr.back(), a.values);
+    callees.push_back({funcs_.total(), fr.back(), ai});
     // Frames are leaf first, so the first sighting of a function is its innermost occurrence:
     // the one that receives the event (recursion is counted once, seed-spec §6.2).
     for (size_t k = 0; k < fr.size(); ++k) {
       FuncId f = fr[k];
       if (stamp[f] == ai) continue;
       stamp[f] = ai;
-      FuncId caller = k + 1 < fr.size() ? fr[k + 1] : funcs_.total();
-      add(caller_edges, f, caller, a.values);
-      if (k > 0) add(callee_edges, f, fr[k - 1], a.values);
+      callers.push_back({f, k + 1 < fr.size() ? fr[k + 1] : funcs_.total(), ai});
+      if (k > 0) callees.push_back({f, fr[k - 1], ai});
     }
   }
-  auto split = [](const auto& map, std::unordered_map<FuncId, std::vector<Edge>>& out) {
-    out.clear();
-    for (const auto& [key, vals] : map) {
-      Edge e;
-      e.other = FuncId(key & 0xffffffffu);
-      std::copy(vals.begin(), vals.end(), e.values);
-      out[FuncId(key >> 32)].push_back(e);
+  // The kept metrics of every aggregate, contiguous (sightings visit aggregates at random).
+  const size_t nm = edge_metrics_.size();
+  std::vector<int64_t> agg_values(aggs_.size() * nm);
+  for (size_t ai = 0; ai < aggs_.size(); ++ai)
+    for (size_t m = 0; m < nm; ++m) agg_values[ai * nm + m] = aggs_[ai].values[edge_metrics_[m]];
+  auto reduce = [&](std::vector<Sighting>& entries, EdgeTable& out) {
+    const size_t nf = funcs_.size();
+    std::vector<uint32_t> start(nf + 1, 0);
+    for (const Sighting& e : entries) start[e.center + 1]++;
+    for (size_t f = 0; f < nf; ++f) start[f + 1] += start[f];
+    std::vector<uint32_t> by_center(entries.size());
+    {
+      std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+      for (uint32_t i = 0; i < entries.size(); ++i) by_center[fill[entries[i].center]++] = i;
     }
+    out.other.clear();
+    out.values.clear();
+    out.first.assign(nf + 1, 0);
+    std::vector<uint32_t> slot(nf, UINT32_MAX);  // other -> edge index within the centre
+    std::vector<FuncId> others;
+    std::vector<int64_t> sums;
+    for (size_t c = 0; c < nf; ++c) {
+      others.clear();
+      sums.clear();
+      for (uint32_t j = start[c]; j < start[c + 1]; ++j) {
+        const Sighting& e = entries[by_center[j]];
+        if (slot[e.other] == UINT32_MAX) {
+          slot[e.other] = uint32_t(others.size());
+          others.push_back(e.other);
+          sums.resize(sums.size() + nm, 0);
+        }
+        int64_t* dst = sums.data() + size_t(slot[e.other]) * nm;
+        const int64_t* src = agg_values.data() + size_t(e.agg) * nm;
+        for (size_t m = 0; m < nm; ++m) dst[m] += src[m];
+      }
+      std::vector<FuncId> sorted = others;
+      std::sort(sorted.begin(), sorted.end());
+      for (FuncId o : sorted) {
+        out.other.push_back(o);
+        const int64_t* src = sums.data() + size_t(slot[o]) * nm;
+        out.values.insert(out.values.end(), src, src + nm);
+      }
+      for (FuncId o : others) slot[o] = UINT32_MAX;
+      out.first[c + 1] = uint32_t(out.other.size());
+    }
+    entries = {};
   };
-  split(caller_edges, callers_of_);
-  split(callee_edges, callees_of_);
+  reduce(callers, callers_of_);
+  reduce(callees, callees_of_);
   edges_computed_ = true;
 }
 
@@ -272,8 +316,19 @@ CallersCallees Profile::callers_callees(FuncId f) {
   compute_edges();
   CallersCallees cc;
   cc.center = f;
-  if (auto it = callers_of_.find(f); it != callers_of_.end()) cc.callers = it->second;
-  if (auto it = callees_of_.find(f); it != callees_of_.end()) cc.callees = it->second;
+  auto edges = [&](const EdgeTable& t) {
+    std::vector<Edge> out;
+    if (size_t(f) + 1 >= t.first.size()) return out;
+    const size_t nm = edge_metrics_.size();
+    for (uint32_t i = t.first[f]; i < t.first[f + 1]; ++i) {
+      Edge e{t.other[i], {}};
+      for (size_t j = 0; j < nm; ++j) e.values[edge_metrics_[j]] = t.values[size_t(i) * nm + j];
+      out.push_back(e);
+    }
+    return out;
+  };
+  cc.callers = edges(callers_of_);
+  cc.callees = edges(callees_of_);
   return cc;
 }
 

@@ -114,7 +114,15 @@ class Profile {
   std::vector<StackAggregate> aggs_;
   FunctionMetrics fm_;
   std::array<int64_t, kMetricCount> totals_{};
-  std::unordered_map<FuncId, std::vector<Edge>> callers_of_, callees_of_;
+  // Caller or callee edges by centre function, in FuncId order of the other end: those of f
+  // are other[first[f] .. first[f+1]), with one value per edge_metrics_ entry each.
+  struct EdgeTable {
+    std::vector<uint32_t> first;
+    std::vector<FuncId> other;
+    std::vector<int64_t> values;
+  };
+  std::vector<uint32_t> edge_metrics_;
+  EdgeTable callers_of_, callees_of_;
   std::vector<std::vector<ThreadEntry>> threads_;
   std::vector<std::unordered_map<uint32_t, uint32_t>> thread_numbers_;  // tid -> number
   std::vector<std::vector<int32_t>> cpus_;

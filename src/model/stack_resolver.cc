@@ -51,17 +51,23 @@ uint32_t StackResolver::intern_line(const std::string& file, uint32_t line) {
 FuncId StackResolver::static_function(ObjId obj, const symbols::ObjectSymbols* syms, uint64_t vaddr) {
   // No symbol covers the PC: name the gap it lies in after its start, which for a stripped
   // object is most likely the start of the static function containing it.
-  uint64_t start = vaddr;
-  if (syms) {
-    const auto* sec = syms->section_at(vaddr);
-    if (const auto* before = syms->function_before(vaddr)) {
-      start = before->addr + before->size;
-    } else if (sec) {
-      start = sec->addr;
-    }
-    // The gap begins no earlier than the PC's section (not at the end of a PLT before .text).
-    if (sec && start < sec->addr) start = sec->addr;
+  const symbols::SectionInfo* sec = syms ? syms->section_at(vaddr) : nullptr;
+  // A PLT slot no relocation names (PLT0, the resolver trampoline; lazy IBT stubs): one
+  // `@plt` function per object, as perf names it, never `<static>@0x...`.
+  if (sec && (sec->name == ".plt" || sec->name == ".plt.sec" || sec->name == ".plt.got" || sec->name == ".iplt")) {
+    FunctionEntry e;
+    e.name = e.short_name = "@plt";
+    e.object = obj;
+    e.addr = sec->addr;
+    // By name: a named slot may start where the section does.
+    return funcs_.intern_named(std::move(e));
   }
+  uint64_t start = vaddr;
+  if (const auto* before = syms ? syms->function_before(vaddr) : nullptr) start = before->addr + before->size;
+  else if (sec) start = sec->addr;
+  // The gap starts no earlier than the PC's section (the symbol before may end in another,
+  // e.g. the last PLT slot before .text).
+  if (sec && start < sec->addr) start = sec->addr;
   FunctionEntry e;
   e.name = fmt::format("<static>@{:#x} (<{}>)", start, funcs_.object(obj).name);
   e.short_name = e.name;

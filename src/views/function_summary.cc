@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
-#include <map>
 
 namespace erkit::views {
 
@@ -53,6 +51,8 @@ std::string render_function_summary(model::Profile& p, FuncId f, const std::vect
   fields.push_back({"Object File", e.pseudo ? "(unknown)" : object_path(ft, f)});
   fields.push_back({"Load Object", object_path(ft, f)});
   fields.push_back({"Mangled Name", e.mangled == e.name ? "" : e.mangled});
+  // A compiler clone (.constprop, .isra, .part, .cold) names the function it was made from.
+  if (!e.original.empty()) fields.push_back({"Clone of", e.original});
   std::string aliases;
   for (FuncId g : aliases_of(ft, f)) aliases += (aliases.empty() ? "" : ", ") + ft.at(g).name;
   fields.push_back({"Aliases", aliases});
@@ -87,8 +87,8 @@ json::Value function_summary_json(model::Profile& p, FuncId f, const std::vector
   }
   json::Value aliases = json::Value::array();
   for (FuncId g : aliases_of(ft, f)) aliases.push(ft.at(g).name);
-  return json::Value::object()
-      .set("id", f)
+  json::Value v = json::Value::object();
+  v.set("id", f)
       .set("name", function_display_name(ft, f, names))
       .set("metrics", std::move(ms))
       .set("size", e.size)
@@ -99,125 +99,8 @@ json::Value function_summary_json(model::Profile& p, FuncId f, const std::vector
       .set("mangled_name", e.mangled)
       .set("aliases", std::move(aliases))
       .set("pseudo", e.pseudo);
-}
-
-namespace {
-
-struct TreeNode {
-  FuncId func;
-  std::array<int64_t, model::kMetricCount> excl{}, incl{};
-  std::map<FuncId, size_t> children;  // func -> node index
-};
-
-std::vector<TreeNode> build_tree(model::Profile& p) {
-  std::vector<TreeNode> nodes(1);
-  nodes[0].func = p.functions().total();
-  for (const auto& a : p.aggregates()) {
-    size_t cur = 0;
-    auto add = [&](std::array<int64_t, model::kMetricCount>& dst) {
-      for (uint32_t m = 0; m < model::kMetricCount; ++m) dst[m] += a.values[m];
-    };
-    add(nodes[0].incl);
-    for (size_t k = a.funcs.size(); k-- > 0;) {
-      FuncId f = a.funcs[k];
-      auto it = nodes[cur].children.find(f);
-      size_t next;
-      if (it == nodes[cur].children.end()) {
-        next = nodes.size();
-        nodes[cur].children.emplace(f, next);
-        nodes.push_back(TreeNode{f, {}, {}, {}});
-      } else {
-        next = it->second;
-      }
-      cur = next;
-      add(nodes[cur].incl);
-    }
-    add(nodes[cur].excl);
-  }
-  return nodes;
-}
-
-// Depth-first order of (node, depth), children by the sort metric's inclusive value.
-std::vector<std::pair<size_t, int>> tree_order(const std::vector<TreeNode>& nodes, const model::FunctionTable& ft,
-                                               const SortSpec& sort, size_t limit) {
-  std::vector<std::pair<size_t, int>> out, stack{{0, 0}};
-  while (!stack.empty() && (!limit || out.size() < limit)) {
-    auto [n, depth] = stack.back();
-    stack.pop_back();
-    out.push_back({n, depth});
-    std::vector<size_t> kids;
-    for (const auto& [f, c] : nodes[n].children) kids.push_back(c);
-    std::stable_sort(kids.begin(), kids.end(), [&](size_t a, size_t b) {
-      if (sort.flavor != 0) {
-        int64_t ka = nodes[a].incl[sort.metric], kb = nodes[b].incl[sort.metric];
-        if (ka != kb) return sort.reverse ? ka < kb : ka > kb;
-      }
-      return ft.at(nodes[a].func).name < ft.at(nodes[b].func).name;
-    });
-    for (size_t i = kids.size(); i-- > 0;) stack.push_back({kids[i], depth + 1});
-  }
-  return out;
-}
-
-int64_t node_value(const TreeNode& n, const ViewColumn& c) {
-  return c.flavor == 'e' ? n.excl[c.metric] : n.incl[c.metric];
-}
-
-}  // namespace
-
-std::string render_call_tree(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
-                             size_t limit, const NameOptions& names) {
-  auto nodes = build_tree(p);
-  TextTable t(cols);
-  const auto& totals = p.totals();
-  t.set_totals(std::vector<int64_t>(totals.begin(), totals.end()));
-  for (auto [n, depth] : tree_order(nodes, p.functions(), sort, limit)) {
-    std::vector<int64_t> vals;
-    for (const auto& c : cols) vals.push_back(node_value(nodes[n], c));
-    t.add_row(vals, std::string(size_t(depth) * 2, ' ') + "+-" + function_display_name(p.functions(), nodes[n].func, names));
-  }
-  SortSpec by = sort;
-  if (by.flavor) by.flavor = 'i';
-  return fmt::format("Functions Call Tree. Sorted by metric: {}\n\n{}", sort_description(by), t.render());
-}
-
-json::Value call_tree_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
-                           const NameOptions& names) {
-  auto nodes = build_tree(p);
-  const auto& totals = p.totals();
-  auto order = tree_order(nodes, p.functions(), sort, limit);
-  // Rebuild nesting from the depth-first order (so the limit applies as in the text).
-  struct Open {
-    json::Value node, children = json::Value::array();
-  };
-  json::Value root;
-  std::vector<Open> open;  // one per depth
-  auto close_to = [&](size_t depth) {
-    while (open.size() > depth) {
-      Open done = std::move(open.back());
-      open.pop_back();
-      done.node.set("children", std::move(done.children));
-      if (open.empty()) root = std::move(done.node);
-      else open.back().children.push(std::move(done.node));
-    }
-  };
-  for (auto [n, depth] : order) {
-    close_to(size_t(depth));
-    json::Value vals = json::Value::array();
-    for (const auto& c : cols) {
-      int64_t v = node_value(nodes[n], c);
-      if (c.percent) vals.push(percent_of(v, totals[c.metric]));
-      else vals.push(v);
-    }
-    open.push_back(Open{json::Value::object()
-                            .set("id", nodes[n].func)
-                            .set("name", function_display_name(p.functions(), nodes[n].func, names))
-                            .set("values", std::move(vals))});
-  }
-  close_to(0);
-  json::Value columns = json::Value::array();
-  for (const auto& c : cols) columns.push(column_json(c));
-  return json::Value::object().set("sort", sort_json(sort)).set("columns", std::move(columns)).set("root", std::move(root));
+  if (!e.original.empty()) v.set("clone_of", e.original);
+  return v;
 }
 
 }  // namespace erkit::views

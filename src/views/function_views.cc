@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 
 namespace erkit::views {
 
@@ -74,47 +75,58 @@ TextTable function_table(model::Profile& p, const std::vector<ViewColumn>& cols,
   return t;
 }
 
-// The rows of one callers-callees panel, in order, with the index of the centre row.
+// The rows of one callers-callees panel, in order, with the index of the centre row. `dn`:
+// display names by FuncId when the caller has them (many panels), else null.
 TextTable panel_table(model::Profile& p, FuncId f, const std::vector<ViewColumn>& cols, const SortSpec& csort,
-                      const NameOptions& names, size_t* ncallers, size_t* ncallees) {
+                      const NameOptions& names, size_t* ncallers, size_t* ncallees,
+                      const std::vector<std::string>* dn = nullptr) {
   model::CallersCallees cc = p.callers_callees(f);
   TextTable t(cols);
   const auto& totals = p.totals();
+  const auto& fm = p.function_metrics();
   t.set_totals(std::vector<int64_t>(totals.begin(), totals.end()));
   // Attributed percentages are shares of the centre's inclusive value (seed-spec §7.2).
   for (size_t i = 0; i < cols.size(); ++i)
-    if (cols[i].flavor == 'a') t.set_percent_base(i, function_value(p, f, 'i', cols[i].metric));
-  auto row_values = [&](FuncId g, const int64_t* attributed) {
-    std::vector<int64_t> vals;
-    for (const auto& c : cols)
-      vals.push_back(c.flavor == 'a' ? attributed[c.metric] : function_value(p, g, c.flavor, c.metric));
+    if (cols[i].flavor == 'a') t.set_percent_base(i, fm.incl[f][cols[i].metric]);
+  auto own_value = [&](FuncId g, char flavor, uint32_t m) { return flavor == 'i' ? fm.incl[g][m] : fm.excl[g][m]; };
+  std::vector<int64_t> vals(cols.size());
+  auto row_values = [&](FuncId g, const int64_t* attributed) -> const std::vector<int64_t>& {
+    for (size_t i = 0; i < cols.size(); ++i)
+      vals[i] = cols[i].flavor == 'a' ? attributed[cols[i].metric] : own_value(g, cols[i].flavor, cols[i].metric);
     return vals;
   };
   const auto& ft = p.functions();
-  auto order = [&](std::vector<model::Edge>& edges) {
-    std::stable_sort(edges.begin(), edges.end(), [&](const model::Edge& a, const model::Edge& b) {
-      if (csort.flavor == 0)
-        return csort.reverse ? ft.at(b.other).name < ft.at(a.other).name : ft.at(a.other).name < ft.at(b.other).name;
-      int64_t ka = csort.flavor == 'a' ? a.values[csort.metric] : function_value(p, a.other, csort.flavor, csort.metric);
-      int64_t kb = csort.flavor == 'a' ? b.values[csort.metric] : function_value(p, b.other, csort.flavor, csort.metric);
-      if (ka != kb) return csort.reverse ? ka < kb : ka > kb;
-      return ft.at(a.other).name < ft.at(b.other).name;
+  auto name_of = [&](FuncId g) { return dn ? (*dn)[g] : function_display_name(ft, g, names); };
+  // Sorted through an index: edges carry every metric and are large to move.
+  auto order = [&](const std::vector<model::Edge>& edges) {
+    std::vector<int64_t> key(edges.size());
+    for (size_t i = 0; i < edges.size() && csort.flavor != 0; ++i)
+      key[i] = csort.flavor == 'a' ? edges[i].values[csort.metric]
+                                   : own_value(edges[i].other, csort.flavor, csort.metric);
+    std::vector<uint32_t> idx(edges.size());
+    for (uint32_t i = 0; i < idx.size(); ++i) idx[i] = i;
+    std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) {
+      const std::string &na = ft.at(edges[a].other).name, &nb = ft.at(edges[b].other).name;
+      if (csort.flavor == 0) return csort.reverse ? nb < na : na < nb;
+      if (key[a] != key[b]) return csort.reverse ? key[a] < key[b] : key[a] > key[b];
+      return na < nb;
     });
+    return idx;
   };
-  order(cc.callers);
-  order(cc.callees);
-  for (const auto& e : cc.callers) {
-    t.add_row(row_values(e.other, e.values), function_display_name(ft, e.other, names));
+  for (uint32_t i : order(cc.callers)) {
+    const auto& e = cc.callers[i];
+    t.add_row(row_values(e.other, e.values), name_of(e.other));
     t.set_row_id(e.other);
   }
   // The centre's own attributed value is its exclusive value (seed-spec §6.1); <Total> does
   // no work of its own (its exclusive column in the function list is the program total).
-  std::array<int64_t, model::kMetricCount> own = p.function_metrics().excl[f];
+  std::array<int64_t, model::kMetricCount> own = fm.excl[f];
   if (f == ft.total()) own.fill(0);
-  t.add_row(row_values(f, own.data()), function_display_name(ft, f, names), "*");
+  t.add_row(row_values(f, own.data()), name_of(f), "*");
   t.set_row_id(f);
-  for (const auto& e : cc.callees) {
-    t.add_row(row_values(e.other, e.values), function_display_name(ft, e.other, names));
+  for (uint32_t i : order(cc.callees)) {
+    const auto& e = cc.callees[i];
+    t.add_row(row_values(e.other, e.values), name_of(e.other));
     t.set_row_id(e.other);
   }
   *ncallers = cc.callers.size();
@@ -168,16 +180,33 @@ json::Value callers_callees_panel_json(model::Profile& p, FuncId f, const std::v
       .set("callees", std::move(callees));
 }
 
-std::string render_callers_callees(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
-                                   const SortSpec& csort, size_t limit, const NameOptions& names) {
+void write_callers_callees(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+                           const SortSpec& csort, size_t limit, const NameOptions& names,
+                           const std::function<void(std::string_view)>& write) {
   std::string out = fmt::format("Functions sorted by metric: {}\nCallers and callees sorted by metric: {}\n\n",
                                 sort_description(sort), sort_description(csort));
+  const auto& ft = p.functions();
   bool first = true;
+  std::vector<std::string> dn;
   for (FuncId f : sorted_functions(p, sort, limit)) {
+    // After sorted_functions(): the function table is complete (collapsed objects included).
+    for (FuncId g = FuncId(dn.size()); g < ft.size(); ++g) dn.push_back(function_display_name(ft, g, names));
     if (!first) out += "\n";
     first = false;
-    out += render_callers_callees_panel(p, f, cols, csort, names);
+    size_t a, b;
+    panel_table(p, f, cols, csort, names, &a, &b, &dn).render_to(out);
+    if (out.size() >= (1u << 20)) {
+      write(out);
+      out.clear();
+    }
   }
+  write(out);
+}
+
+std::string render_callers_callees(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+                                   const SortSpec& csort, size_t limit, const NameOptions& names) {
+  std::string out;
+  write_callers_callees(p, cols, sort, csort, limit, names, [&](std::string_view chunk) { out += chunk; });
   return out;
 }
 
@@ -185,7 +214,29 @@ json::Value callers_callees_json(model::Profile& p, const std::vector<ViewColumn
                                  const SortSpec& csort, size_t limit, const NameOptions& names) {
   json::Value columns = json::Value::array(), panels = json::Value::array();
   for (const auto& c : cols) columns.push(column_json(c));
-  for (FuncId f : sorted_functions(p, sort, limit)) panels.push(callers_callees_panel_json(p, f, cols, csort, names));
+  // Each panel is kept as its text, as callers_callees_panel_json() would write it: a
+  // million rows as values would take gigabytes.
+  const auto& ft = p.functions();
+  std::vector<std::string> dn;
+  for (FuncId f : sorted_functions(p, sort, limit)) {
+    for (FuncId g = FuncId(dn.size()); g < ft.size(); ++g) dn.push_back(function_display_name(ft, g, names));
+    size_t ncallers, ncallees;
+    TextTable t = panel_table(p, f, cols, csort, names, &ncallers, &ncallees, &dn);
+    std::string text = "{\"callers\":[";
+    for (size_t i = 0; i < ncallers; ++i) {
+      if (i) text += ',';
+      t.append_row_json(text, i);
+    }
+    text += "],\"function\":";
+    t.append_row_json(text, ncallers);
+    text += ",\"callees\":[";
+    for (size_t i = 0; i < ncallees; ++i) {
+      if (i) text += ',';
+      t.append_row_json(text, ncallers + 1 + i);
+    }
+    text += "]}";
+    panels.push(json::Value::raw(std::move(text)));
+  }
   return json::Value::object()
       .set("sort", sort_json(sort))
       .set("csort", sort_json(csort))

@@ -1,7 +1,9 @@
 // The function list and the callers-callees panels (seed-spec §14.3, §14.25), as text in the
 // manual's layout and as JSON (docs/er_print.md, "JSON output").
 #pragma once
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/profile.h"
@@ -46,6 +48,10 @@ std::string render_callers_callees_panel(model::Profile& p, model::FuncId f, con
                                          const SortSpec& csort, const NameOptions& names);
 json::Value callers_callees_panel_json(model::Profile& p, model::FuncId f, const std::vector<ViewColumn>& cols,
                                        const SortSpec& csort, const NameOptions& names);
+// write_callers_callees() hands the text over in chunks (a panel or more each).
+void write_callers_callees(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+                           const SortSpec& csort, size_t limit, const NameOptions& names,
+                           const std::function<void(std::string_view)>& write);
 std::string render_callers_callees(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                    const SortSpec& csort, size_t limit, const NameOptions& names);
 json::Value callers_callees_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,

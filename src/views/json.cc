@@ -79,6 +79,7 @@ void Value::write(std::string& out, int indent, int level) const {
       else out += fmt::format("{}", d_);
       return;
     case Kind::String: out += escape(s_); return;
+    case Kind::Raw: out += s_; return;
     case Kind::Array:
     case Kind::Object: {
       const bool obj = kind_ == Kind::Object;
@@ -97,6 +98,40 @@ void Value::write(std::string& out, int indent, int level) const {
       return;
     }
   }
+}
+
+void Value::write_chunked(std::string& buf, const std::function<void(std::string_view)>& sink) const {
+  if (kind_ == Kind::Raw) {
+    sink(buf);
+    buf.clear();
+    sink(s_);
+    return;
+  }
+  if (kind_ != Kind::Array && kind_ != Kind::Object) {
+    write(buf, -1, 0);
+  } else {
+    const bool obj = kind_ == Kind::Object;
+    buf += obj ? '{' : '[';
+    for (size_t i = 0; i < items_.size(); ++i) {
+      if (i) buf += ',';
+      if (obj) {
+        buf += escape(keys_[i]);
+        buf += ':';
+      }
+      items_[i].write_chunked(buf, sink);
+    }
+    buf += obj ? '}' : ']';
+  }
+  if (buf.size() >= (1u << 20)) {
+    sink(buf);
+    buf.clear();
+  }
+}
+
+void Value::dump_to(const std::function<void(std::string_view)>& sink) const {
+  std::string buf;
+  write_chunked(buf, sink);
+  sink(buf);
 }
 
 std::string Value::dump(int indent) const {

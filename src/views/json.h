@@ -3,6 +3,7 @@
 // insertion order so that output is stable and diffable.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,7 +15,7 @@ using Array = std::vector<Value>;
 
 class Value {
  public:
-  enum class Kind : uint8_t { Null, Bool, Int, Double, String, Array, Object };
+  enum class Kind : uint8_t { Null, Bool, Int, Double, String, Array, Object, Raw };
 
   Value() = default;
   Value(std::nullptr_t) {}
@@ -35,6 +36,15 @@ class Value {
   static Value object() {
     Value v;
     v.kind_ = Kind::Object;
+    return v;
+  }
+
+  // JSON text written as it is (documents too large to hold as values: the call tree). Reads
+  // back as null.
+  static Value raw(std::string json_text) {
+    Value v;
+    v.kind_ = Kind::Raw;
+    v.s_ = std::move(json_text);
     return v;
   }
 
@@ -59,9 +69,15 @@ class Value {
 
   // Compact single-line text (indent < 0) or pretty-printed with `indent` spaces per level.
   std::string dump(int indent = -1) const;
+  // Appends the compact text to out.
+  void append_to(std::string& out) const { write(out, -1, 0); }
+  // Hands the compact text to `sink` in pieces (raw documents whole, without a copy), for
+  // documents too large to hold twice.
+  void dump_to(const std::function<void(std::string_view)>& sink) const;
 
  private:
   void write(std::string& out, int indent, int level) const;
+  void write_chunked(std::string& buf, const std::function<void(std::string_view)>& sink) const;
   Kind kind_ = Kind::Null;
   int64_t i_ = 0;
   double d_ = 0;

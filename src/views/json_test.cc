@@ -16,6 +16,17 @@ TEST(Json, BuildsAndDumpsInInsertionOrder) {
   EXPECT_EQ(Value::object().set("a", Value::array().push(1)).dump(2), "{\n  \"a\": [\n    1\n  ]\n}");
 }
 
+// dump_to() writes what dump() returns; raw documents are written as they are.
+TEST(Json, DumpToMatchesDump) {
+  Value v = Value::object();
+  v.set("a", Value::array().push(1).push(2.5).push("s\"q")).set("raw", Value::raw(R"({"x":[1,2]})"));
+  v.set("o", Value::object().set("k", Value::array())).set("n", nullptr);
+  std::string pieces;
+  v.dump_to([&](std::string_view p) { pieces += p; });
+  EXPECT_EQ(pieces, v.dump());
+  EXPECT_EQ(pieces, R"({"a":[1,2.5,"s\"q"],"raw":{"x":[1,2]},"o":{"k":[]},"n":null})");
+}
+
 TEST(Json, ControlCharactersAndNonFiniteNumbers) {
   EXPECT_EQ(escape(std::string("a\x01" "b\tc", 5)), "\"a\\u0001b\\tc\"");
   EXPECT_EQ(Value(1.0 / 0.0).dump(), "null");

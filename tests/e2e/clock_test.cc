@@ -352,5 +352,22 @@ TEST_F(Clock, DeepRecursionEndsInTruncatedStack) {
   EXPECT_GT(at(rows, "deep", kUser), 0.95 * total);
 }
 
+// ---- The vDSO ----------------------------------------------------------------------------------
+
+// Time in clock_gettime is spent in the vDSO: its leaf is named from the [vdso] image (e.g.
+// __vdso_clock_gettime), never <static>@0x... or <Unknown>.
+TEST_F(Clock, VdsoFunctionsAreNamed) {
+  profile("vdso", "", program("clock_vdso_loop") + " 400");
+  auto p = run("cd " + dir_ + " && " + bin("er_print") + " -metrics e.user -functions vdso.er");
+  ASSERT_EQ(p.status, 0) << p.err;
+  auto rows = parse_function_list(p.out);
+  double total = at(rows, "<Total>", kUser), vdso = 0;
+  for (const auto& [name, row] : rows)
+    if (name.find("vdso") != std::string::npos && !row.values.empty()) vdso += row.values[kUser];
+  ASSERT_GT(total, 0) << p.out;
+  EXPECT_GT(vdso, 0.3 * total) << p.out;
+  EXPECT_EQ(p.out.find("<static>@"), std::string::npos) << p.out;
+}
+
 }  // namespace
 }  // namespace erkit::e2e

@@ -93,4 +93,25 @@ std::string write_folded_experiment(const std::string& dir, const std::vector<st
   return "";
 }
 
+std::string write_pc_experiment(const std::string& dir, const std::string& object,
+                                const std::vector<std::vector<uint64_t>>& stacks) {
+  format::HostExperimentWriter w(dir);
+  if (!w.ok()) return w.error();
+  w.log_line("0 start pid=1000 ppid=1 exe=\"synthetic\" clock_interval_ns=10000000");
+  w.log_line("0 setting name=clock interval_ns=10000000");
+  w.load_object(object, 0, 0, uint64_t(1) << 40);
+  uint64_t t = 0;
+  for (const auto& pcs : stacks) {
+    format::ClockSampleRecord r{};
+    r.tid = 1;
+    r.tstamp_ns = (t += 10000000);
+    r.stack_id = w.stack(pcs);
+    r.ns[0] = 10000000;
+    w.clock_sample(r);
+  }
+  w.log_line(fmt::format("{} exit how=exit", t));
+  w.finish();
+  return "";
+}
+
 }  // namespace erkit::testing

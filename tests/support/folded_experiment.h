@@ -18,6 +18,11 @@ struct FoldedOptions {
 std::string write_folded_experiment(const std::string& dir, const std::vector<std::string>& folded,
                                     const FoldedOptions& opts = {});
 
+// An experiment whose stacks are addresses (ELF virtual addresses) in `object`, mapped with
+// bias 0, leaf first: one 10 ms User CPU sample per stack. For naming tests on real objects.
+std::string write_pc_experiment(const std::string& dir, const std::string& object,
+                                const std::vector<std::vector<uint64_t>>& stacks);
+
 // A fresh temporary directory path (not created) under /tmp.
 std::string temp_path(const std::string& stem);
 
