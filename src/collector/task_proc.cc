@@ -133,39 +133,34 @@ char read_task_state(uint32_t tid) {
   return read_stat_fields(tid, buf, sizeof buf, &f) > 0 ? f[0] : 0;
 }
 
-bool read_task_times(uint32_t tid, uint64_t* utime, uint64_t* stime) {
+namespace {
+// Fields first..first+count-1 of /proc/self/task/<tid>/stat (numbered as in proc(5), >= 4).
+bool read_stat_numbers(uint32_t tid, int first, int count, uint64_t* out) {
   char buf[1024];
   const char* f = nullptr;
   ssize_t n = read_stat_fields(tid, buf, sizeof buf, &f);
   if (n <= 0) return false;
   const char* end = f + n;
-  // Fields 3..13 are skipped: state, ppid, pgrp, session, tty, tpgid, flags, 4 fault counts.
-  const char* p = f + 1;
+  const char* p = f + 1;  // after field 3, the state letter
   uint64_t v = 0;
-  for (int field = 4; field <= 13; ++field) {
+  for (int field = 4; field < first + count; ++field) {
     while (p < end && *p == ' ') ++p;
     if (p < end && *p == '-') ++p;
-    if (!parse_number(&p, end, &v)) return false;
+    if (!parse_number(&p, end, field >= first ? &out[field - first] : &v)) return false;
   }
-  return parse_number(&p, end, utime) && parse_number(&p, end, stime);
+  return true;
+}
+}  // namespace
+
+bool read_task_times(uint32_t tid, uint64_t* utime, uint64_t* stime) {
+  uint64_t v[2];
+  if (!read_stat_numbers(tid, 14, 2, v)) return false;  // utime, stime
+  *utime = v[0];
+  *stime = v[1];
+  return true;
 }
 
-bool read_task_majflt(uint32_t tid, uint64_t* majflt) {
-  char buf[1024];
-  const char* f = nullptr;
-  ssize_t n = read_stat_fields(tid, buf, sizeof buf, &f);
-  if (n <= 0) return false;
-  const char* end = f + n;
-  // Fields 3..11 are skipped: state, ppid, pgrp, session, tty, tpgid, flags, minflt, cminflt.
-  const char* p = f + 1;
-  uint64_t v = 0;
-  for (int field = 4; field <= 11; ++field) {
-    while (p < end && *p == ' ') ++p;
-    if (p < end && *p == '-') ++p;
-    if (!parse_number(&p, end, &v)) return false;
-  }
-  return parse_number(&p, end, majflt);
-}
+bool read_task_majflt(uint32_t tid, uint64_t* majflt) { return read_stat_numbers(tid, 12, 1, majflt); }
 
 bool read_task_sigblk(uint32_t tid, uint64_t* mask) {
   int fd = open_task_file(tid, "status");
