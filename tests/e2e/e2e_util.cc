@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace erkit::e2e {
@@ -73,6 +74,20 @@ std::map<std::string, FunctionRow> parse_function_list(const std::string& text) 
     rows[r.name] = r;
   }
   return rows;
+}
+
+// The first metric (Excl. User CPU seconds) of the source row containing `marker`; -1 when
+// there is none or its cells are blank.
+double row_value(const std::string& listing, const std::string& marker) {
+  std::istringstream in(listing);
+  std::string l;
+  while (std::getline(in, l)) {
+    if (l.find(marker) == std::string::npos) continue;
+    std::smatch m;
+    if (std::regex_search(l, m, std::regex(R"(^(## |   )\s*([0-9.]+)\s)"))) return std::stod(m[2].str());
+    return -1;
+  }
+  return -1;
 }
 
 }  // namespace erkit::e2e

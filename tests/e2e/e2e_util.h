@@ -26,4 +26,8 @@ struct FunctionRow {
 // Parses the rows of an er_print function list (after the header lines).
 std::map<std::string, FunctionRow> parse_function_list(const std::string& text);
 
+// The first metric (Excl. User CPU seconds) of the annotated-source row containing `marker`;
+// -1 when there is none or its cells are blank.
+double row_value(const std::string& listing, const std::string& marker);
+
 }  // namespace erkit::e2e

@@ -12,20 +12,6 @@
 namespace erkit::e2e {
 namespace {
 
-// The first metric (Excl. User CPU seconds) of the source row containing `marker`; -1 when
-// there is none or its cells are blank.
-double row_value(const std::string& listing, const std::string& marker) {
-  std::istringstream in(listing);
-  std::string l;
-  while (std::getline(in, l)) {
-    if (l.find(marker) == std::string::npos) continue;
-    std::smatch m;
-    if (std::regex_search(l, m, std::regex(R"(^(## |   )\s*([0-9.]+)\s)"))) return std::stod(m[2].str());
-    return -1;
-  }
-  return -1;
-}
-
 // src_special built by gcc -O2 -g, and a stripped copy, profiled once.
 class SourceSpecialLines : public ::testing::Test {
  protected:
