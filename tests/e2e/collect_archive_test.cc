@@ -48,7 +48,7 @@ TEST_F(CollectArchive, IdentitiesAreRecordedAtTheEnd) {
   ASSERT_FALSE(bid.empty());
   EXPECT_EQ(app->build_id, bid);
   EXPECT_EQ(app->file_build_id, bid);
-  EXPECT_EQ(app->checksum.rfind("fnv64:", 0), 0u);
+  EXPECT_TRUE(app->checksum.empty()) << "a build-id names the content: no need to read the file";
   EXPECT_TRUE(app->copy.empty());
   EXPECT_TRUE(app->warnings.empty());
   bool has_libc = false;
@@ -59,6 +59,20 @@ TEST_F(CollectArchive, IdentitiesAreRecordedAtTheEnd) {
   EXPECT_FALSE(exists("test.2.er/archives"));
   ASSERT_EQ(er_print("-functions test.2.er").status, 0);
   EXPECT_FALSE(exists("test.2.er/archives"));
+}
+
+// Without a build-id, the content is named by a checksum of the whole file.
+TEST_F(CollectArchive, AProgramWithoutBuildIdIsChecksummed) {
+  auto strip = run("objcopy --remove-section=.note.gnu.build-id " + path("app") + " " + path("nobid"));
+  ASSERT_EQ(strip.status, 0) << strip.err;
+  ASSERT_TRUE(build_id_by_readelf(path("nobid")).empty());
+  ASSERT_EQ(collect("./nobid burn:20").status, 0);
+  auto v = entries("test.1.er");
+  const auto* e = entry_for(v, path("nobid"));
+  ASSERT_TRUE(e) << "no archive entry for the program";
+  EXPECT_TRUE(e->build_id.empty() && e->file_build_id.empty());
+  EXPECT_EQ(e->checksum.rfind("fnv64:", 0), 0u) << e->checksum;
+  EXPECT_EQ(e->checksum.size(), 6u + 16u) << e->checksum;
 }
 
 TEST_F(CollectArchive, TheCopyIsReadWhenTheProgramChangedOrVanished) {
