@@ -293,10 +293,17 @@ TEST_F(Clock, ProgramsOwnSigprofHandlerTimersAndMaskStillWork) {
   auto rows = profile("sig", "-p hi", program("clock_signals") + " sig.txt");
   Truth t = truth("sig");
   auto& v = t.values;
-  // Its own timers' signals reach its handler, about once per 10 ms of CPU, none of the
-  // collector's (at -p hi those would be ~10 times as many).
-  EXPECT_NEAR(v["itimer_signals"], v["itimer_cpu"] / 1e7, 0.4 * v["itimer_cpu"] / 1e7);
-  EXPECT_NEAR(v["timer_signals"], v["timer_cpu"] / 1e7, 0.4 * v["timer_cpu"] / 1e7);
+  // Its own timers' signals reach its handler, at most once per 10 ms of CPU, and none of the
+  // collector's (at -p hi those would be 2.5 to 10 times as many). Fewer is the kernel's doing:
+  // CPU timers are checked at scheduler ticks and re-armed when their signal is delivered, so
+  // while the other core is busy the same program gets fewer, alone as well (measured without
+  // erkit with both cores loaded: ITIMER_PROF 15-21 signals for 300 ms of CPU, timer_create
+  // 11-19 for 200 ms, overruns 0-8).
+  double itimer_expected = v["itimer_cpu"] / 1e7, timer_expected = v["timer_cpu"] / 1e7;
+  EXPECT_LE(v["itimer_signals"], 1.3 * itimer_expected);
+  EXPECT_GE(v["itimer_signals"], 0.2 * itimer_expected);
+  EXPECT_LE(v["timer_signals"] + v["timer_overruns"], 1.3 * timer_expected);
+  EXPECT_GE(v["timer_signals"] + v["timer_overruns"], 0.3 * timer_expected);
   // Its view of the mask is what it set; its own raise() waited until it unblocked.
   EXPECT_EQ(v["mask_view"], 1);
   EXPECT_EQ(v["raised_while_blocked"], 0);
