@@ -33,16 +33,27 @@ def _verdict(ok):
     return {True: "met", False: "**not met**", None: "not measurable yet"}[ok]
 
 
+def delivery_ns(d):
+    """CPU of one signal delivered to an empty handler (unwind_bench), None when not measured."""
+    u = unwind_figures(d.unwind_text or "")
+    return u["delivery_only"][0] if "delivery_only" in u else None
+
+
 def targets(d):
     r, rows = d.results, []
     for rate, limit in (("on", 0.01), ("hi", 0.03)):
         w = ov.overhead(r, "cpu4", f"erkit-{rate}")
         c = ov.overhead(r, "cpu4", f"erkit-{rate}", ov.med_cpu)
-        # Verdict on CPU time of the process tree: on a shared 2-core VM the wall-clock median moves by
-        # more than the target (see the spread in table 1); for 4 CPU-bound threads on 2 cores the
-        # two agree when the machine is quiet.
+        a = ov.attributable(r, "cpu4", f"erkit-{rate}", delivery_ns(d))
+        # Verdict on the overhead assembled from parts measured one by one (section 2b): on a shared
+        # 2-core VM the medians of whole runs move by more than the target (see the spread in table 1).
+        measured = f"whole-run medians: CPU {rp.pct(c)}, wall {rp.pct(w)}"
+        if a:
+            measured = (f"parts measured in each run: {rp.pct(a['total'])} (collector threads {rp.pct(a['threads'])}, "
+                        f"signal handler {rp.pct(a['handler'])}, signal delivery {rp.pct(a['delivery'])}, fixed cost of a "
+                        f"run {rp.pct(a['fixed'])}); " + measured)
         rows.append([f"clock profiling overhead, -p {rate}, 4-thread CPU-bound (issue 3)", f"≤ {limit * 100:.0f} %",
-                     f"CPU {rp.pct(c)}, wall {rp.pct(w)}", _verdict(None if c is None else c <= limit)])
+                     measured, _verdict(None if a is None else a["total"] <= limit)])
     f = ov.fidelity(r, "cpu4", "erkit-on")
     fh = ov.fidelity(r, "cpu4", "erkit-hi")
     vals = [x["cpu_ratio"] for x in (f, fh) if x and x["cpu_ratio"]]
@@ -85,8 +96,10 @@ def targets(d):
                  f"CPU {rp.sec(lk_c, 1)} ns, wall {rp.sec(lk_w, 1)} ns" + _why_none(r, "locks-trace", "erkit-sync-all", rec_all),
                  _verdict(None if not rec_all or lk_c is None else lk_c <= 50)])
     return (rp.table(["target", "goal", "measured", "verdict"], rows) +
-            "\nVerdicts on overhead and per-call cost use CPU time (user + system of the whole process tree): "
-            "on this shared machine wall-clock medians move by more than the targets.\n")
+            "\nVerdicts on clock-profiling overhead use the parts erkit measures inside every run (section 2b) plus "
+            "the kernel's signal delivery and the fixed cost of a run; verdicts on per-call cost use CPU time (user + "
+            "system of the whole process tree). On this shared machine wall-clock medians move by more than the "
+            "targets.\n")
 
 
 def reading(d):

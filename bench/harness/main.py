@@ -233,6 +233,18 @@ def write_doc(ctx, d, a, elapsed, load_before, load_after):
     s.append(ratio_t)
     s.append("## 2. CPU-time overhead (user + system of the whole process tree, tool included)\n")
     s.append(cpu_t)
+    s.append("## 2b. erkit's own cost, measured inside every run\n")
+    s.append("Every erkit experiment records what recording cost the process (the log's `exit` line, "
+             "docs/clock-profiling.md): time inside the clock-profiling signal handler, CPU time of the collector's "
+             "threads (the microstate sampler, the periodic-sample thread) and of its start and exit work, against "
+             "the process's CPU time. Medians over the repetitions. *+ signal delivery* adds the kernel's cost of "
+             "delivering and returning from each signal (unwind_bench's empty handler, "
+             f"{'not measured' if document.delivery_ns(d) is None else f'{document.delivery_ns(d) / 1000:.2f} µs'}); "
+             "*+ fixed cost of a run* adds collect, the dynamic loader, start, exit and archiving as measured on the "
+             "empty program (section 3, CPU), over the workload's CPU time. Their sum is the overhead the "
+             "targets use: each part is measured on its own, where the difference of two whole-run medians "
+             "(sections 1 and 2) moves by more than 1 % from run to run on this machine.\n")
+    s.append(rp.inside_cost_table(d.results, d.workloads, document.delivery_ns(d)))
     s.append("## 3. Fixed start/stop cost (empty program)\n")
     s.append(fixed_cost_table_doc(d))
     s.append("## 4. Fidelity: samples recorded vs expected, per thread\n")

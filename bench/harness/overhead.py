@@ -190,3 +190,51 @@ def trace_recorded(results, wl, key):
     """True/False whether the tracer wrote any records (erkit), None when unknown."""
     vals = [s.rec.trace_events for s in results.get((wl, key), []) if s.rec and s.rec.trace_events >= 0]
     return (max(vals) > 0) if vals else None
+
+
+def inside_cost(results, wl, key):
+    """What erkit measured inside the process (the exit line's cost_* fields), as fractions of the
+    process's CPU time: medians over repetitions of handler, collector threads, start + exit, total,
+    and the signals and nanoseconds per signal. None when no run recorded it."""
+    reps = []
+    for s in results.get((wl, key), []):
+        c = s.rec.cost if s.run.ok and s.rec else None
+        if not c or not c.get("process_cpu_ns"):
+            continue
+        cpu = c["process_cpu_ns"]
+        startexit = c.get("cost_start_cpu_ns", 0) + c.get("cost_exit_cpu_ns", 0)
+        reps.append({
+            "handler": c.get("cost_signal_ns", 0) / cpu,
+            "threads": c.get("cost_helper_cpu_ns", 0) / cpu,
+            "startexit": startexit / cpu,
+            "total": (c.get("cost_signal_ns", 0) + c.get("cost_helper_cpu_ns", 0) + startexit) / cpu,
+            "signals": c.get("cost_signals", 0),
+            "signals_per_cpu_s": c.get("cost_signals", 0) / (cpu / 1e9),
+            "ns_per_signal": c.get("cost_signal_ns", 0) / c["cost_signals"] if c.get("cost_signals") else None,
+        })
+    if not reps:
+        return None
+    return {k: median([r[k] for r in reps]) for k in reps[0]}
+
+
+def fixed_cpu_ns(results, key):
+    """Extra CPU time of the configuration on the empty program (collect, loader, start, exit,
+    archiving): what every run pays once."""
+    n0, f0 = med_cpu(results, "noop", "base"), med_cpu(results, "noop", key)
+    return None if n0 is None or f0 is None else max(0.0, f0 - n0) * 1e9
+
+
+def attributable(results, wl, key, delivery_ns):
+    """The overhead assembled from parts each measured on its own: in-process cost of every signal
+    and collector thread (inside_cost), the kernel's delivery of each signal (unwind_bench's empty
+    handler), and the fixed cost of a run (fixed_cpu_ns) over the workload's CPU. Robust where the
+    difference of two noisy medians is not."""
+    ic = inside_cost(results, wl, key)
+    base = med_cpu(results, wl, "base")
+    fixed = fixed_cpu_ns(results, key)
+    if ic is None or base is None or fixed is None or delivery_ns is None:
+        return None
+    delivery = ic["signals_per_cpu_s"] * delivery_ns / 1e9
+    parts = {"handler": ic["handler"], "threads": ic["threads"], "delivery": delivery, "fixed": fixed / (base * 1e9)}
+    parts["total"] = sum(parts.values())
+    return parts

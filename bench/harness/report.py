@@ -65,6 +65,25 @@ def overhead_tables(results, wls):
             table(["workload", "erkit/perf on", "erkit/gprofng on", "erkit/perf hi", "erkit/gprofng hi"], rows_r))
 
 
+def inside_cost_table(results, wls, delivery_ns):
+    """Section 2b: what erkit measured inside each run, and the overhead assembled from it."""
+    rows = []
+    for w in wls:
+        if w.name == "noop" or w.extra:
+            continue
+        for k in ("erkit-on", "erkit-hi"):
+            ic = ov.inside_cost(results, w.name, k)
+            a = ov.attributable(results, w.name, k, delivery_ns)
+            if ic is None:
+                continue
+            per = "–" if ic["ns_per_signal"] is None else f"{ic['ns_per_signal'] / 1000:.1f}"
+            rows.append([w.name, k, f"{ic['signals']:.0f}", per, pct(ic["handler"]), pct(ic["threads"]),
+                         pct(ic["startexit"]), pct(ic["total"]), "–" if a is None else pct(a["delivery"]),
+                         "–" if a is None else pct(a["fixed"]), "–" if a is None else pct(a["total"])])
+    return table(["workload", "config", "signals", "µs in handler per signal", "handler", "collector threads",
+                  "start + exit", "inside total", "+ signal delivery", "+ fixed cost of a run", "= overhead"], rows)
+
+
 def fixed_cost_table(results):
     rows = []
     base = ov.med_wall(results, "noop", "base")

@@ -28,6 +28,7 @@ class Recording:
     bytes: int = 0
     trace_events: int = -1         # heap/sync records, -1 when not a tracing config
     other_samples: int = 0         # erkit: clock samples of waiting threads (not from the CPU timer)
+    cost: dict = None              # erkit: what recording cost the process, measured inside it (log exit line)
     note: str = ""
 
 
@@ -120,8 +121,10 @@ def read_erkit(ctx, exp):
     rec = Recording(bytes=proc.tree_bytes(exp))
     try:
         with open(os.path.join(exp, "log")) as f:
-            m = re.search(r"clock_interval_ns=(\d+)", f.read())
+            log = f.read()
+            m = re.search(r"clock_interval_ns=(\d+)", log)
             rec.interval_ns = float(m.group(1)) if m else 0.0
+            rec.cost = read_erkit_cost(log)
     except OSError:
         rec.note = "no log"
         return rec
@@ -144,6 +147,19 @@ def read_erkit(ctx, exp):
     traced = _data_records(os.path.join(exp, "heaptrace")) + _data_records(os.path.join(exp, "synctrace"))
     rec.trace_events = traced  # bytes of trace records; > 0 means the tracer recorded something
     return rec
+
+
+COST_KEYS = ("cost_signals", "cost_signal_ns", "cost_helper_cpu_ns", "cost_start_cpu_ns", "cost_exit_cpu_ns",
+             "process_cpu_ns")
+
+
+def read_erkit_cost(log):
+    """The cost_* fields of the founder's exit line ({} if the run did not write them)."""
+    m = re.search(r"^\d+ exit .*$", log, re.M)
+    if not m:
+        return {}
+    fields = dict(re.findall(r"(\w+)=(\d+)", m.group(0)))
+    return {k: int(fields[k]) for k in COST_KEYS if k in fields} if "cost_signals" in fields else {}
 
 
 def _records(data):

@@ -1,4 +1,5 @@
 #include "collector/clock_profiler.h"
+#include "collector/collector_cost.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -125,7 +126,9 @@ void on_sigprof(int sig, siginfo_t* si, void* uc) {
       ts->timer != reinterpret_cast<timer_t>(intptr_t(si->si_timerid)))
     return;
   int saved_errno = errno;
+  uint64_t entered = cost_clock_ns();
   record_sample(ts, uc);
+  cost_add_signal(cost_clock_ns() - entered);
   if (errno != saved_errno) errno = saved_errno;
 }
 

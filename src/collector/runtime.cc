@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "collector/clock_profiler.h"
+#include "collector/collector_cost.h"
 #include "collector/config_env.h"
 #include "collector/data_writer.h"
 #include "collector/descendants.h"
@@ -183,6 +184,7 @@ void runtime_init() {
   if (!__atomic_compare_exchange_n(&g_init_state, &expected, 1, false, __ATOMIC_ACQ_REL,
                                    __ATOMIC_ACQUIRE))
     return;  // done, or in progress on this thread (re-entry from an interposer)
+  uint64_t cpu_at_entry = cost_thread_cpu_ns();
   resolve_real_functions();
   g_rt.log_fd = g_rt.map_fd = -1;
   g_rt.exit_status = -1;
@@ -203,6 +205,7 @@ void runtime_init() {
       log_event("stopped_after_exec");
       raise(SIGSTOP);
     }
+    cost_add_start(cost_thread_cpu_ns() - cpu_at_entry);
   }
   __atomic_store_n(&g_init_state, 2, __ATOMIC_RELEASE);
 }
@@ -211,6 +214,7 @@ void runtime_fini(const char* how) {
   if (!g_rt.active) return;
   // Flushing (new blocks, fallocate) is the collector's work: no sample may show it as the
   // program's (clock_profiler.cc carries that time to the exit tail).
+  uint64_t cpu_at_entry = cost_thread_cpu_ns();
   ThreadState* self = current_thread_if_any();
   if (self) self->in_collector++;
   samples_stop();
@@ -218,11 +222,13 @@ void runtime_fini(const char* how) {
   modules_stop();
   __atomic_store_n(&g_rt.recording, 0, __ATOMIC_RELEASE);
   dynamic_code_fini();
+  cost_add_exit(cost_thread_cpu_ns() - cpu_at_entry);
   TextLine line;
   line.event(now_ns(), "exit").kv("how", how);
   if (g_rt.exit_status >= 0 && strcmp(how, "exit") == 0) line.kv_dec("status", g_rt.exit_status);
   line.kv_dec("bytes", int64_t(data_bytes_written()));
   if (data_limit_reached()) line.kv("limit_reached", "1");
+  cost_append(line);
   line.write_to(g_rt.log_fd);
   g_rt.active = false;
   if (self) self->in_collector--;
@@ -230,13 +236,16 @@ void runtime_fini(const char* how) {
 
 void runtime_before_exec() {
   if (!g_rt.active) return;
+  uint64_t cpu_at_entry = cost_thread_cpu_ns();
   sample_record(format::kSampleExec, "exec", true);
   // Timers do not survive exec; the tails of the clock profile are flushed now.
   clock_fini();
   dynamic_code_fini();
+  cost_add_exit(cost_thread_cpu_ns() - cpu_at_entry);
   TextLine line;
   line.event(now_ns(), "exit").kv("how", "exec").kv_dec("bytes", int64_t(data_bytes_written()));
   if (data_limit_reached()) line.kv("limit_reached", "1");
+  cost_append(line);
   line.write_to(g_rt.log_fd);
 }
 
@@ -270,6 +279,7 @@ void runtime_forget_parent_after_fork() {
   g_rt.log_fd = g_rt.map_fd = -1;
   stack_store_forget();
   load_map_forget();
+  cost_reset();
   g_rt.exit_status = -1;
 }
 

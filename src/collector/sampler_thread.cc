@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "collector/clock_profiler.h"
+#include "collector/collector_cost.h"
 #include "collector/data_writer.h"
 #include "collector/microstates.h"
 #include "collector/real_functions.h"
@@ -26,7 +27,7 @@
 namespace erkit::collector {
 namespace {
 
-constexpr uint64_t kScanEveryNs = 10000000;  // thread discovery latency
+constexpr uint64_t kScanEveryNs = 50000000;  // thread discovery latency
 constexpr uint32_t kMaxTid = 1u << 22;      // PID_MAX_LIMIT on 64-bit kernels
 
 int g_stop = 0;      // futex word: 1 asks the sampler to end
@@ -136,7 +137,9 @@ void* sampler_main(void*) {
       if (next <= now) next = now + g_period_ns;  // late (loaded machine): skip, never burst
     }
   }
+  cost_add_helper_thread_cpu();
   __atomic_store_n(&g_running, 0, __ATOMIC_RELEASE);
+  syscall(SYS_futex, &g_running, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, nullptr, nullptr, 0);
   return nullptr;
 }
 
@@ -183,9 +186,14 @@ void microstates_stop() {
   if (!__atomic_load_n(&g_running, __ATOMIC_ACQUIRE)) return;
   __atomic_store_n(&g_stop, 1, __ATOMIC_RELEASE);
   syscall(SYS_futex, &g_stop, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, nullptr, nullptr, 0);
-  for (int i = 0; i < 500 && __atomic_load_n(&g_running, __ATOMIC_ACQUIRE); ++i) {
-    timespec ms{0, 1000000};
-    nanosleep(&ms, nullptr);
+  // Waits for the thread's goodbye (at most ~0.5 s: a stopped or starved sampler must not hold
+  // up the program's exit).
+  uint64_t give_up = monotonic_ns() + 500000000ull;
+  while (__atomic_load_n(&g_running, __ATOMIC_ACQUIRE)) {
+    uint64_t now = monotonic_ns();
+    if (now >= give_up) break;
+    timespec left{time_t((give_up - now) / 1000000000ull), long((give_up - now) % 1000000000ull)};
+    syscall(SYS_futex, &g_running, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 1, &left, nullptr, 0);
   }
 }
 

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collector/collector_cost.h"
 #include "collector/data_writer.h"
 #include "collector/real_functions.h"
 #include "collector/runtime.h"
@@ -27,6 +28,7 @@ int g_busy = 0;             // atomic: a sample is being written
 uint32_t g_number = 0;      // atomic: samples numbered 1..N per experiment
 int g_stop = 0;             // atomic: the helper thread should exit
 int g_sampler_running = 0;  // atomic: the helper thread exists in this process
+int g_sampler_tid = 0;      // atomic: its tid, once it runs
 
 int64_t tv_ns(const timeval& tv) { return int64_t(tv.tv_sec) * 1000000000ll + int64_t(tv.tv_usec) * 1000ll; }
 
@@ -124,6 +126,7 @@ bool lock_samples(bool wait) {
 void* sampler_main(void*) {
   // The collector's own thread: never profiled, never adopted as one of the program's.
   if (ThreadState* ts = current_thread()) ts->is_helper = true;
+  __atomic_store_n(&g_sampler_tid, int(syscall(SYS_gettid)), __ATOMIC_RELEASE);
   uint64_t period = uint64_t(g_rt.config.sample_interval_ms) * 1000000ull;
   timespec next;
   clock_gettime(CLOCK_MONOTONIC, &next);
@@ -205,12 +208,18 @@ void samples_start() {
   pthread_attr_destroy(&attr);
 }
 
-void samples_stop() { __atomic_store_n(&g_stop, 1, __ATOMIC_RELEASE); }
+void samples_stop() {
+  __atomic_store_n(&g_stop, 1, __ATOMIC_RELEASE);
+  // Not waited for (it may sleep for a whole sampling interval): its CPU time is read now.
+  if (__atomic_load_n(&g_sampler_running, __ATOMIC_ACQUIRE))
+    cost_add_helper_thread_cpu_of(__atomic_exchange_n(&g_sampler_tid, 0, __ATOMIC_ACQ_REL));
+}
 
 void samples_forget_after_fork() {
   __atomic_store_n(&g_busy, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&g_number, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&g_sampler_running, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&g_sampler_tid, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&g_stop, 0, __ATOMIC_RELAXED);
 }
 

@@ -394,9 +394,20 @@ inline constexpr const char* kJitMapFile = "jit.map";
 namespace erkit::format {
 inline constexpr const char* kLogMagic = "erkit-experiment-log";
 inline constexpr const char* kMapMagic = "erkit-experiment-map";
+// Keys of the exit line that say what recording cost the process (collector_cost.cc).
+inline constexpr const char* kCostSignals = "cost_signals";
+inline constexpr const char* kCostSignalNs = "cost_signal_ns";
+inline constexpr const char* kCostHelperCpuNs = "cost_helper_cpu_ns";
+inline constexpr const char* kCostStartCpuNs = "cost_start_cpu_ns";
+inline constexpr const char* kCostExitCpuNs = "cost_exit_cpu_ns";
+inline constexpr const char* kCostProcessCpuNs = "process_cpu_ns";
 // Log events: "collect" (collect's command line and settings), "setting", "start" (process
 // identity), "thread_start", "thread_end", "warning", "pause", "resume", "exit" (collector saw the
-// process exit: how=exit|_exit|abort|exec|terminated, status=), "exec_failed" (an exec after
+// process exit: how=exit|_exit|abort|exec|terminated, status=, bytes=, and what recording cost
+// the process: cost_signals= cost_signal_ns= (clock-profiling signals and the time spent in their
+// handler), cost_helper_cpu_ns= (CPU of the collector's threads), cost_start_cpu_ns=,
+// cost_exit_cpu_ns= (CPU of its start and exit work), process_cpu_ns= (the process's CPU time
+// so far, collector included)), "exec_failed" (an exec after
 // "exit how=exec" failed: the process goes on), "limit_reached" (-L), "end" (collect saw how the
 // target ended), "descendant" (a child: kind= lineage= index= pid= followed= failed=),
 // "descendant_of" (first event of a descendant's own log: kind= lineage= parent_pid= target=

@@ -129,6 +129,16 @@ void read_log(Experiment& e) {
       l.collector_exit = ev->get("how");
       l.limit_reached = l.limit_reached || ev->get("limit_reached") == "1";
       if (auto st = ev->get_int("status")) l.exit_status = *st;
+      if (auto signals = ev->get_int(format::kCostSignals)) {
+        auto field = [&](const char* k) { return uint64_t(std::max<int64_t>(0, ev->get_int(k).value_or(0))); };
+        l.cost.known = true;
+        l.cost.signals = uint64_t(std::max<int64_t>(0, *signals));
+        l.cost.signal_ns = field(format::kCostSignalNs);
+        l.cost.helper_cpu_ns = field(format::kCostHelperCpuNs);
+        l.cost.start_cpu_ns = field(format::kCostStartCpuNs);
+        l.cost.exit_cpu_ns = field(format::kCostExitCpuNs);
+        l.cost.process_cpu_ns = field(format::kCostProcessCpuNs);
+      }
     } else if (n == "end") {
       l.end_how = ev->get("how");
       l.end_status = ev->get_int(l.end_how == "signal" ? "signal" : "status").value_or(-1);

@@ -55,6 +55,18 @@ struct ThreadInfo {
   uint64_t start_routine = 0;
 };
 
+// What recording cost the process, as the collector measured it (the exit line's cost_* fields).
+struct CollectorCost {
+  bool known = false;           // the exit line carried the fields
+  uint64_t signals = 0;         // clock-profiling signals handled
+  uint64_t signal_ns = 0;       // wall time inside their handler
+  uint64_t helper_cpu_ns = 0;   // CPU time of the collector's threads
+  uint64_t start_cpu_ns = 0;    // CPU time of its start (in the constructor)
+  uint64_t exit_cpu_ns = 0;     // CPU time of its exit work
+  uint64_t process_cpu_ns = 0;  // the process's CPU time at exit, collector included (0 unknown)
+  uint64_t total_ns() const { return signal_ns + helper_cpu_ns + start_cpu_ns + exit_cpu_ns; }
+};
+
 struct RunLog {
   int format_version = 0;
   std::string collect_version, command, target, args, cwd;
@@ -76,6 +88,7 @@ struct RunLog {
   bool limit_reached = false;
   uint64_t limit_reached_ns = 0;  // when -L stopped event recording (if limit_reached)
   int64_t exit_status = -1;   // the status the process gave exit(), -1 unknown
+  CollectorCost cost;
   // Descendants: this experiment's own origin (empty for the founder) and its children.
   std::string lineage;        // "_f1_x1"
   std::string origin_kind;    // how this process was started: fork, exec, spawn, system, popen, clone

@@ -81,7 +81,10 @@ TEST_F(RoundTripTest, RunLog) {
   collector_line("log", l.event(4000, "pause").kv("reason", "api"));
   collector_line("log", l.event(5000, "resume").kv("reason", "api"));
   collector_line("log", l.event(9000, "thread_end").kv_dec("tid", 4322));
-  collector_line("log", l.event(12000, "exit").kv("how", "exit").kv_dec("status", 3).kv_dec("bytes", 65536));
+  l.event(12000, "exit").kv("how", "exit").kv_dec("status", 3).kv_dec("bytes", 65536);
+  l.kv_dec(format::kCostSignals, 40).kv_dec(format::kCostSignalNs, 80000).kv_dec(format::kCostHelperCpuNs, 300000);
+  l.kv_dec(format::kCostStartCpuNs, 5000).kv_dec(format::kCostExitCpuNs, 7000).kv_dec(format::kCostProcessCpuNs, 400000000);
+  collector_line("log", l);
   log.write_end(W_EXITCODE(3, 0));
 
   Experiment e = open();
@@ -130,6 +133,14 @@ TEST_F(RoundTripTest, RunLog) {
   EXPECT_EQ(r.last_event_ns, 12000u);
   EXPECT_FALSE(r.limit_reached);
   EXPECT_EQ(e.duration_ns(), 12000u);
+  EXPECT_TRUE(r.cost.known);
+  EXPECT_EQ(r.cost.signals, 40u);
+  EXPECT_EQ(r.cost.signal_ns, 80000u);
+  EXPECT_EQ(r.cost.helper_cpu_ns, 300000u);
+  EXPECT_EQ(r.cost.start_cpu_ns, 5000u);
+  EXPECT_EQ(r.cost.exit_cpu_ns, 7000u);
+  EXPECT_EQ(r.cost.process_cpu_ns, 400000000u);
+  EXPECT_EQ(r.cost.total_ns(), 392000u);
 }
 
 TEST_F(RoundTripTest, KilledRunKeepsCompleteLinesOnly) {
@@ -156,6 +167,7 @@ TEST_F(RoundTripTest, KilledRunKeepsCompleteLinesOnly) {
   EXPECT_EQ(e.log.end_status, 9);
   EXPECT_EQ(e.log.end_signal_name, "SIGKILL");
   EXPECT_EQ(e.log.collector_exit, "");
+  EXPECT_FALSE(e.log.cost.known);  // no exit line: the cost is not known
   EXPECT_EQ(e.log.last_event_ns, 100u);
   EXPECT_TRUE(e.objects.empty());
 }

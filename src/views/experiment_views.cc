@@ -31,6 +31,20 @@ std::string setting(const reader::RunLog& l, const std::string& name, const std:
   return f == it->second.end() ? "" : f->second;
 }
 
+// What recording cost the process, as the collector measured it inside the process.
+std::string cost_description(const reader::CollectorCost& c) {
+  std::string out = fmt::format("{:.3f} s", double(c.total_ns()) / 1e9);
+  if (c.process_cpu_ns)
+    out += fmt::format(" of {:.3f} s process CPU ({:.2f} %)", double(c.process_cpu_ns) / 1e9,
+                       100.0 * double(c.total_ns()) / double(c.process_cpu_ns));
+  out += fmt::format("\n  clock-profiling handler {:.3f} s", double(c.signal_ns) / 1e9);
+  if (c.signals)
+    out += fmt::format(" ({} signals, {:.1f} us each)", c.signals, double(c.signal_ns) / double(c.signals) / 1e3);
+  out += fmt::format(", collector threads {:.3f} s, start {:.3f} s, exit {:.3f} s", double(c.helper_cpu_ns) / 1e9,
+                     double(c.start_cpu_ns) / 1e9, double(c.exit_cpu_ns) / 1e9);
+  return out;
+}
+
 }  // namespace
 
 std::string render_header(const model::Profile& p, uint32_t x) {
@@ -71,6 +85,7 @@ std::string render_header(const model::Profile& p, uint32_t x) {
   if (!e.descendants.empty()) out += fmt::format("Descendant experiments: {}\n", e.descendants.size());
   out += fmt::format("Target {}\n", end_description(l));
   out += fmt::format("Experiment Ended: {:.3f} s\n", double(e.duration_ns()) / 1e9);
+  if (l.cost.known) out += fmt::format("Collector overhead: {}\n", cost_description(l.cost));
   return out;
 }
 
@@ -91,6 +106,15 @@ json::Value header_json(const model::Profile& p, uint32_t x) {
   json::Value end = json::Value::object().set("how", l.end_how).set("status", l.end_status);
   if (!l.end_signal_name.empty()) end.set("signal_name", l.end_signal_name);
   end.set("collector_saw", l.collector_exit).set("description", end_description(l));
+  json::Value cost = json::Value::object();
+  if (l.cost.known)
+    cost.set("signals", l.cost.signals)
+        .set("signal_ns", l.cost.signal_ns)
+        .set("helper_cpu_ns", l.cost.helper_cpu_ns)
+        .set("start_cpu_ns", l.cost.start_cpu_ns)
+        .set("exit_cpu_ns", l.cost.exit_cpu_ns)
+        .set("total_ns", l.cost.total_ns())
+        .set("process_cpu_ns", l.cost.process_cpu_ns);
   return json::Value::object()
       .set("id", x + 1)
       .set("path", e.path)
@@ -114,6 +138,7 @@ json::Value header_json(const model::Profile& p, uint32_t x) {
       .set("limit_reached", l.limit_reached)
       .set("descendants", std::move(desc))
       .set("end", std::move(end))
+      .set("collector_cost", std::move(cost))
       .set("duration_ns", e.duration_ns());
 }
 
