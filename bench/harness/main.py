@@ -243,7 +243,11 @@ def write_doc(ctx, d, a, elapsed, load_before, load_after):
              "*+ fixed cost of a run* adds collect, the dynamic loader, start, exit and archiving as measured on the "
              "empty program (section 3, CPU), over the workload's CPU time. Their sum is the overhead the "
              "targets use: each part is measured on its own, where the difference of two whole-run medians "
-             "(sections 1 and 2) moves by more than 1 % from run to run on this machine.\n")
+             "(sections 1 and 2) moves by more than 1 % from run to run on this machine. The cross-check is the "
+             "kernel's CPU time of the program's own threads (written by the workload, `CLOCK_THREAD_CPUTIME_ID`) "
+             "under erkit over the uninstrumented runs: what the handler, its delivery and any indirect cost "
+             "(caches, preemption by the collector's threads) cost the program, without the collector's threads "
+             "(a difference of medians: ±0.5 % of noise).\n")
     s.append(rp.inside_cost_table(d.results, d.workloads, document.delivery_ns(d)))
     s.append("## 3. Fixed start/stop cost (empty program)\n")
     s.append(fixed_cost_table_doc(d))

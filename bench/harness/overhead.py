@@ -238,3 +238,14 @@ def attributable(results, wl, key, delivery_ns):
     parts = {"handler": ic["handler"], "threads": ic["threads"], "delivery": delivery, "fixed": fixed / (base * 1e9)}
     parts["total"] = sum(parts.values())
     return parts
+
+
+def thread_cpu_delta(results, wl, key):
+    """The program's own threads' CPU time (the kernel's, written by the workload) under the
+    configuration over the uninstrumented runs, minus one: the signal handler, its delivery and any
+    indirect cost (caches, preemption by the collector's threads) as the program's threads paid it,
+    without the collector's threads, collect or the loader. None without per-thread truth."""
+    def sums(k):
+        return [sum(s.truth.values()) for s in results.get((wl, k), []) if s.run.ok and s.truth]
+    b, v = median(sums("base")), median(sums(key))
+    return None if not b or v is None else v / b - 1.0

@@ -79,9 +79,11 @@ def inside_cost_table(results, wls, delivery_ns):
             per = "–" if ic["ns_per_signal"] is None else f"{ic['ns_per_signal'] / 1000:.1f}"
             rows.append([w.name, k, f"{ic['signals']:.0f}", per, pct(ic["handler"]), pct(ic["threads"]),
                          pct(ic["startexit"]), pct(ic["total"]), "–" if a is None else pct(a["delivery"]),
-                         "–" if a is None else pct(a["fixed"]), "–" if a is None else pct(a["total"])])
+                         "–" if a is None else pct(a["fixed"]), "–" if a is None else pct(a["total"]),
+                         pct(ov.thread_cpu_delta(results, w.name, k))])
     return table(["workload", "config", "signals", "µs in handler per signal", "handler", "collector threads",
-                  "start + exit", "inside total", "+ signal delivery", "+ fixed cost of a run", "= overhead"], rows)
+                  "start + exit", "inside total", "+ signal delivery", "+ fixed cost of a run", "= overhead",
+                  "cross-check: program threads' CPU (kernel)"], rows)
 
 
 def fixed_cost_table(results):
