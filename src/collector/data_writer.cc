@@ -85,7 +85,13 @@ char* new_block(DataKind k) {
     return nullptr;
   }
   void* p = mmap(nullptr, format::kBlockSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
-  return p == MAP_FAILED ? nullptr : static_cast<char*>(p);
+  if (p == MAP_FAILED) return nullptr;
+  // One system call makes every page of the block writable, instead of 16 write faults as records
+  // fill it (kernels before 5.14 answer EINVAL: the faults then happen as before).
+  int saved_errno = errno;
+  madvise(p, format::kBlockSize, 23 /* MADV_POPULATE_WRITE */);
+  errno = saved_errno;
+  return static_cast<char*>(p);
 }
 
 bool write_header(int fd, DataKind k) {

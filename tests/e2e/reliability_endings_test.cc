@@ -46,9 +46,14 @@ class ReliabilityEndings : public ::testing::Test {
     ASSERT_EQ(f.status, 0) << f.err;
     auto rows = parse_function_list(f.out);
     ASSERT_TRUE(rows.count("burn")) << f.out;
-    // burn()'s time matches the kernel's count of it (printed by the target just before it
-    // crashed): the clock samples are statistical, 1 ms apart.
-    EXPECT_NEAR(rows["burn"].values[0] / cpu, 1.0, 0.15) << f.out << "kernel: " << cpu << " s";
+    // burn()'s inclusive time (it calls clock_gettime, a system call for a thread CPU clock, and
+    // samples land there too) matches the kernel's count of it, printed by the target just before
+    // it crashed, less the CPU time since the last sample, which a crash loses: at -p hi one tick
+    // when the machine is quiet, but CPU timers fire late while the other core is busy, and a
+    // sample then covers tens of milliseconds (seen: 0.246 s of 0.300).
+    double recorded = rows["burn"].values[2];
+    EXPECT_LE(recorded, cpu * 1.05) << f.out << "kernel: " << cpu << " s";
+    EXPECT_GE(recorded, cpu * 0.75) << f.out << "kernel: " << cpu << " s";
   }
   std::string dir_, mount_;
 };
@@ -133,8 +138,9 @@ TEST_F(ReliabilityEndings, ProgramClosingEveryDescriptorKeepsItsFilesAndTheProfi
   EXPECT_TRUE(f.err.empty()) << f.err;
   auto rows = parse_function_list(f.out);
   ASSERT_TRUE(rows.count("burn")) << f.out;
-  // All of burn()'s time (the kernel's count) comes after the descriptors were closed.
-  EXPECT_NEAR(rows["burn"].values[0] / cpu, 1.0, 0.15) << f.out;
+  // All of burn()'s time (the kernel's count) comes after the descriptors were closed; inclusive,
+  // with the samples that land in its clock_gettime calls.
+  EXPECT_NEAR(rows["burn"].values[2] / cpu, 1.0, 0.15) << f.out;
   std::ifstream log(dir_ + "/test.1.er/log");
   std::string text((std::istreambuf_iterator<char>(log)), {});
   EXPECT_NE(text.find(" exit how=exit"), std::string::npos) << "the collector's last log line is missing";
