@@ -287,9 +287,13 @@ namespace {
 void flush_other_thread(ThreadState* ts, void*) {
   if (ts == current_thread_if_any() || ts->is_helper || !ts->baseline_valid || !ts->last_stack_id)
     return;
+  // A thread that ended unseen (syscall(SYS_exit): adopted raw-clone threads) since the sampler's
+  // last listings has no clock any more: its CPU total at the sampler's last look stands in, as
+  // when the sampler retires it (clock_retire_adopted).
   timespec now;
-  if (clock_gettime(thread_cpu_clock(pid_t(ts->tid)), &now) != 0) return;
-  uint64_t total = uint64_t(now.tv_sec) * 1000000000ull + uint64_t(now.tv_nsec);
+  uint64_t total = clock_gettime(thread_cpu_clock(pid_t(ts->tid)), &now) == 0
+                       ? uint64_t(now.tv_sec) * 1000000000ull + uint64_t(now.tv_nsec)
+                       : ts->ms.last_exec_ns;
   uint64_t last = ts->last_user_ns + ts->last_system_ns;
   if (total <= last || ts->split_unknown) return;
   uint64_t delta = total - last;
