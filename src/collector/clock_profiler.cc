@@ -126,9 +126,9 @@ void on_sigprof(int sig, siginfo_t* si, void* uc) {
       ts->timer != reinterpret_cast<timer_t>(intptr_t(si->si_timerid)))
     return;
   int saved_errno = errno;
-  uint64_t entered = cost_clock_ns();
+  uint64_t entered = monotonic_ns();
   record_sample(ts, uc);
-  cost_add_signal(cost_clock_ns() - entered);
+  cost_add_signal(monotonic_ns() - entered);
   if (errno != saved_errno) errno = saved_errno;
 }
 
@@ -136,12 +136,6 @@ struct AdoptContext {
   uint32_t self;
   int adopted;
 };
-
-uint64_t cpu_time_of(uint32_t tid) {
-  timespec cpu;
-  if (clock_gettime(thread_cpu_clock(pid_t(tid)), &cpu) != 0) return 0;
-  return uint64_t(cpu.tv_sec) * 1000000000ull + uint64_t(cpu.tv_nsec);
-}
 
 void adopt_existing(uint32_t tid, void* arg) {
   auto* ctx = static_cast<AdoptContext*>(arg);
@@ -290,10 +284,8 @@ void flush_other_thread(ThreadState* ts, void*) {
   // A thread that ended unseen (syscall(SYS_exit): adopted raw-clone threads) since the sampler's
   // last listings has no clock any more: its CPU total at the sampler's last look stands in, as
   // when the sampler retires it (clock_retire_adopted).
-  timespec now;
-  uint64_t total = clock_gettime(thread_cpu_clock(pid_t(ts->tid)), &now) == 0
-                       ? uint64_t(now.tv_sec) * 1000000000ull + uint64_t(now.tv_nsec)
-                       : ts->ms.last_exec_ns;
+  uint64_t total;
+  if (!clock_ns(thread_cpu_clock(pid_t(ts->tid)), &total)) total = ts->ms.last_exec_ns;
   uint64_t last = ts->last_user_ns + ts->last_system_ns;
   if (total <= last || ts->split_unknown) return;
   uint64_t delta = total - last;

@@ -1,7 +1,6 @@
 #include "collector/collector_cost.h"
 
 #include <sys/resource.h>
-#include <time.h>
 
 #include "collector/task_proc.h"
 #include "collector/text_line.h"
@@ -11,55 +10,44 @@ namespace erkit::collector {
 namespace {
 
 // Relaxed atomics: totals read once, at exit, after the threads that add to them stopped.
-uint64_t g_signal_ns, g_signals, g_helper_cpu_ns, g_start_cpu_ns, g_exit_cpu_ns;
+struct Totals {
+  uint64_t signal_ns, signals, helper_cpu_ns, start_cpu_ns, exit_cpu_ns;
+};
+Totals g;
 
-uint64_t read_clock(clockid_t c) {
-  timespec t;
-  if (clock_gettime(c, &t) != 0) return 0;
-  return uint64_t(t.tv_sec) * 1000000000ull + uint64_t(t.tv_nsec);
-}
+void add(uint64_t* total, uint64_t ns) { __atomic_fetch_add(total, ns, __ATOMIC_RELAXED); }
+int64_t get(const uint64_t* total) { return int64_t(__atomic_load_n(total, __ATOMIC_RELAXED)); }
 
 }  // namespace
 
-uint64_t cost_clock_ns() { return read_clock(CLOCK_MONOTONIC); }
-
 void cost_add_signal(uint64_t ns) {
-  __atomic_fetch_add(&g_signal_ns, ns, __ATOMIC_RELAXED);
-  __atomic_fetch_add(&g_signals, 1, __ATOMIC_RELAXED);
+  add(&g.signal_ns, ns);
+  add(&g.signals, 1);
 }
 
-uint64_t cost_thread_cpu_ns() { return read_clock(CLOCK_THREAD_CPUTIME_ID); }
-
-void cost_add_helper_thread_cpu() {
-  __atomic_fetch_add(&g_helper_cpu_ns, cost_thread_cpu_ns(), __ATOMIC_RELAXED);
-}
+void cost_add_helper_thread_cpu() { add(&g.helper_cpu_ns, own_cpu_ns()); }
 
 void cost_add_helper_thread_cpu_of(int tid) {
-  if (tid > 0) __atomic_fetch_add(&g_helper_cpu_ns, read_clock(thread_cpu_clock(tid)), __ATOMIC_RELAXED);
+  if (tid > 0) add(&g.helper_cpu_ns, cpu_time_of(uint32_t(tid)));
 }
 
-void cost_add_start(uint64_t cpu_ns) { __atomic_fetch_add(&g_start_cpu_ns, cpu_ns, __ATOMIC_RELAXED); }
-void cost_add_exit(uint64_t cpu_ns) { __atomic_fetch_add(&g_exit_cpu_ns, cpu_ns, __ATOMIC_RELAXED); }
+void cost_add_start(uint64_t cpu_ns) { add(&g.start_cpu_ns, cpu_ns); }
+void cost_add_exit(uint64_t cpu_ns) { add(&g.exit_cpu_ns, cpu_ns); }
 
 void cost_append(TextLine& line) {
-  line.kv_dec(format::kCostSignals, int64_t(__atomic_load_n(&g_signals, __ATOMIC_RELAXED)));
-  line.kv_dec(format::kCostSignalNs, int64_t(__atomic_load_n(&g_signal_ns, __ATOMIC_RELAXED)));
-  line.kv_dec(format::kCostHelperCpuNs, int64_t(__atomic_load_n(&g_helper_cpu_ns, __ATOMIC_RELAXED)));
-  line.kv_dec(format::kCostStartCpuNs, int64_t(__atomic_load_n(&g_start_cpu_ns, __ATOMIC_RELAXED)));
-  line.kv_dec(format::kCostExitCpuNs, int64_t(__atomic_load_n(&g_exit_cpu_ns, __ATOMIC_RELAXED)));
+  line.kv_dec(format::kCostSignals, get(&g.signals));
+  line.kv_dec(format::kCostSignalNs, get(&g.signal_ns));
+  line.kv_dec(format::kCostHelperCpuNs, get(&g.helper_cpu_ns));
+  line.kv_dec(format::kCostStartCpuNs, get(&g.start_cpu_ns));
+  line.kv_dec(format::kCostExitCpuNs, get(&g.exit_cpu_ns));
   // The whole process's CPU time so far, collector included: what the costs compare with.
   rusage ru;
   if (getrusage(RUSAGE_SELF, &ru) == 0)
     line.kv_dec(format::kCostProcessCpuNs, (int64_t(ru.ru_utime.tv_sec) + int64_t(ru.ru_stime.tv_sec)) * 1000000000ll +
-                                      (int64_t(ru.ru_utime.tv_usec) + int64_t(ru.ru_stime.tv_usec)) * 1000ll);
+                                               (int64_t(ru.ru_utime.tv_usec) + int64_t(ru.ru_stime.tv_usec)) * 1000ll);
 }
 
-void cost_reset() {
-  __atomic_store_n(&g_signal_ns, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&g_signals, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&g_helper_cpu_ns, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&g_start_cpu_ns, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&g_exit_cpu_ns, 0, __ATOMIC_RELAXED);
-}
+// In a forked child, before any of its threads or signals exist.
+void cost_reset() { g = Totals{}; }
 
 }  // namespace erkit::collector

@@ -9,16 +9,14 @@ namespace erkit::collector {
 
 class TextLine;
 
-// Monotonic nanoseconds (vDSO, ~20 ns): what a signal handler may read twice per signal.
-uint64_t cost_clock_ns();
-// One clock-profiling signal handled, `ns` spent inside the handler.
+// One clock-profiling signal handled, `ns` spent inside the handler (monotonic_ns(), a vDSO
+// read of ~20 ns, at entry and exit).
 void cost_add_signal(uint64_t ns);
 // A helper thread ends: its whole CPU time was the collector's. The _of form reads another,
 // still running helper thread's clock.
 void cost_add_helper_thread_cpu();
 void cost_add_helper_thread_cpu_of(int tid);
-// The calling thread's CPU time, to measure start and exit work.
-uint64_t cost_thread_cpu_ns();
+// CPU time of the start and exit work (own_cpu_ns() differences).
 void cost_add_start(uint64_t cpu_ns);
 void cost_add_exit(uint64_t cpu_ns);
 // Appends cost_* fields to a log line.

@@ -89,7 +89,7 @@ char* new_block(DataKind k) {
   // One system call makes every page of the block writable, instead of 16 write faults as records
   // fill it (kernels before 5.14 answer EINVAL: the faults then happen as before).
   int saved_errno = errno;
-  madvise(p, format::kBlockSize, 23 /* MADV_POPULATE_WRITE */);
+  madvise(p, format::kBlockSize, MADV_POPULATE_WRITE);
   errno = saved_errno;
   return static_cast<char*>(p);
 }

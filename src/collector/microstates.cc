@@ -69,12 +69,6 @@ bool read_sys(ThreadState* ts, SyscallState* sc) {
   return read_task<SyscallState, read_syscall>(ts->tid, &ts->ms.syscall_fd, "syscall", sc);
 }
 
-uint64_t own_cpu_ns() {
-  timespec t;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return 0;
-  return uint64_t(t.tv_sec) * 1000000000ull + uint64_t(t.tv_nsec);
-}
-
 uint64_t pending_sum(const MicrostateTrack& m) {
   uint64_t s = 0;
   for (uint64_t v : m.pending_ns) s += v;

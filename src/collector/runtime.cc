@@ -23,6 +23,7 @@
 #include "collector/pause_resume.h"
 #include "collector/real_functions.h"
 #include "collector/samples.h"
+#include "collector/task_proc.h"
 #include "collector/stack_store.h"
 #include "collector/text_line.h"
 #include "collector/thread_state.h"
@@ -114,9 +115,9 @@ void forget_thread(ThreadState* ts, void* self) {
 }  // namespace
 
 uint64_t monotonic_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+  uint64_t ns = 0;
+  clock_ns(CLOCK_MONOTONIC, &ns);
+  return ns;
 }
 
 uint64_t now_ns() {
@@ -184,7 +185,7 @@ void runtime_init() {
   if (!__atomic_compare_exchange_n(&g_init_state, &expected, 1, false, __ATOMIC_ACQ_REL,
                                    __ATOMIC_ACQUIRE))
     return;  // done, or in progress on this thread (re-entry from an interposer)
-  uint64_t cpu_at_entry = cost_thread_cpu_ns();
+  uint64_t cpu_at_entry = own_cpu_ns();
   resolve_real_functions();
   g_rt.log_fd = g_rt.map_fd = -1;
   g_rt.exit_status = -1;
@@ -205,24 +206,14 @@ void runtime_init() {
       log_event("stopped_after_exec");
       raise(SIGSTOP);
     }
-    cost_add_start(cost_thread_cpu_ns() - cpu_at_entry);
+    cost_add_start(own_cpu_ns() - cpu_at_entry);
   }
   __atomic_store_n(&g_init_state, 2, __ATOMIC_RELEASE);
 }
 
-void runtime_fini(const char* how) {
-  if (!g_rt.active) return;
-  // Flushing (new blocks, fallocate) is the collector's work: no sample may show it as the
-  // program's (clock_profiler.cc carries that time to the exit tail).
-  uint64_t cpu_at_entry = cost_thread_cpu_ns();
-  ThreadState* self = current_thread_if_any();
-  if (self) self->in_collector++;
-  samples_stop();
-  sample_record(format::kSampleEnd, how, true);
-  modules_stop();
-  __atomic_store_n(&g_rt.recording, 0, __ATOMIC_RELEASE);
-  dynamic_code_fini();
-  cost_add_exit(cost_thread_cpu_ns() - cpu_at_entry);
+namespace {
+// How the process ended for the collector, what it wrote and what recording cost.
+void write_exit_line(const char* how) {
   TextLine line;
   line.event(now_ns(), "exit").kv("how", how);
   if (g_rt.exit_status >= 0 && strcmp(how, "exit") == 0) line.kv_dec("status", g_rt.exit_status);
@@ -230,23 +221,36 @@ void runtime_fini(const char* how) {
   if (data_limit_reached()) line.kv("limit_reached", "1");
   cost_append(line);
   line.write_to(g_rt.log_fd);
+}
+}  // namespace
+
+void runtime_fini(const char* how) {
+  if (!g_rt.active) return;
+  // Flushing (new blocks, fallocate) is the collector's work: no sample may show it as the
+  // program's (clock_profiler.cc carries that time to the exit tail).
+  uint64_t cpu_at_entry = own_cpu_ns();
+  ThreadState* self = current_thread_if_any();
+  if (self) self->in_collector++;
+  samples_stop();
+  sample_record(format::kSampleEnd, how, true);
+  modules_stop();
+  __atomic_store_n(&g_rt.recording, 0, __ATOMIC_RELEASE);
+  dynamic_code_fini();
+  cost_add_exit(own_cpu_ns() - cpu_at_entry);
+  write_exit_line(how);
   g_rt.active = false;
   if (self) self->in_collector--;
 }
 
 void runtime_before_exec() {
   if (!g_rt.active) return;
-  uint64_t cpu_at_entry = cost_thread_cpu_ns();
+  uint64_t cpu_at_entry = own_cpu_ns();
   sample_record(format::kSampleExec, "exec", true);
   // Timers do not survive exec; the tails of the clock profile are flushed now.
   clock_fini();
   dynamic_code_fini();
-  cost_add_exit(cost_thread_cpu_ns() - cpu_at_entry);
-  TextLine line;
-  line.event(now_ns(), "exit").kv("how", "exec").kv_dec("bytes", int64_t(data_bytes_written()));
-  if (data_limit_reached()) line.kv("limit_reached", "1");
-  cost_append(line);
-  line.write_to(g_rt.log_fd);
+  cost_add_exit(own_cpu_ns() - cpu_at_entry);
+  write_exit_line("exec");
 }
 
 void runtime_exec_failed(int err) {

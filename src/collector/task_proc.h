@@ -15,6 +15,24 @@ namespace erkit::collector {
 // The kernel's clock id of another thread's CPU time (MAKE_THREAD_CPUCLOCK(tid, SCHED)).
 inline clockid_t thread_cpu_clock(pid_t tid) { return clockid_t((~unsigned(tid)) << 3) | 6; }
 
+// A clock's reading in nanoseconds; false when it cannot be read (the thread of a CPU clock ended).
+inline bool clock_ns(clockid_t c, uint64_t* ns) {
+  timespec t;
+  if (clock_gettime(c, &t) != 0) return false;
+  *ns = uint64_t(t.tv_sec) * 1000000000ull + uint64_t(t.tv_nsec);
+  return true;
+}
+
+// CPU time of the calling thread, or of another thread of the process; 0 when unreadable.
+inline uint64_t own_cpu_ns() {
+  uint64_t ns = 0;
+  return clock_ns(CLOCK_THREAD_CPUTIME_ID, &ns) ? ns : 0;
+}
+inline uint64_t cpu_time_of(uint32_t tid) {
+  uint64_t ns = 0;
+  return clock_ns(thread_cpu_clock(pid_t(tid)), &ns) ? ns : 0;
+}
+
 // Opens /proc/self/task/<tid>/<name> read-only, close-on-exec; -1 on failure.
 int open_task_file(uint32_t tid, const char* name);
 

@@ -129,10 +129,10 @@ void read_log(Experiment& e) {
       l.collector_exit = ev->get("how");
       l.limit_reached = l.limit_reached || ev->get("limit_reached") == "1";
       if (auto st = ev->get_int("status")) l.exit_status = *st;
-      if (auto signals = ev->get_int(format::kCostSignals)) {
+      if (ev->get_int(format::kCostSignals)) {
         auto field = [&](const char* k) { return uint64_t(std::max<int64_t>(0, ev->get_int(k).value_or(0))); };
         l.cost.known = true;
-        l.cost.signals = uint64_t(std::max<int64_t>(0, *signals));
+        l.cost.signals = field(format::kCostSignals);
         l.cost.signal_ns = field(format::kCostSignalNs);
         l.cost.helper_cpu_ns = field(format::kCostHelperCpuNs);
         l.cost.start_cpu_ns = field(format::kCostStartCpuNs);
