@@ -8,17 +8,7 @@
 namespace erkit::e2e {
 namespace {
 
-class CollectCost : public CollectTest {
- protected:
-  std::map<std::string, double> truth() {
-    std::map<std::string, double> t;
-    std::ifstream in(path("truth.txt"));
-    std::string fn;
-    double ns = 0;
-    while (in >> fn >> ns) t[fn] = ns;
-    return t;
-  }
-};
+class CollectCost : public CollectTest {};
 
 TEST_F(CollectCost, TheExitLineSaysWhatRecordingCost) {
   auto c = collect("-p hi " + program("work_ratio") + " 100000000 truth.txt");
@@ -41,9 +31,9 @@ TEST_F(CollectCost, TheExitLineSaysWhatRecordingCost) {
   EXPECT_GT(cost.start_cpu_ns, 0u);
   EXPECT_GT(cost.exit_cpu_ns, 0u);
   // The process's CPU time covers what the program measured for its own calls, plus little.
-  auto t = truth();
+  auto t = read_seconds_by_name(path("truth.txt"));
   ASSERT_TRUE(t.count("one") && t.count("two"));
-  double calls = (t["one"] + t["two"]) / 1e9, process = double(cost.process_cpu_ns) / 1e9;
+  double calls = t["one"] + t["two"], process = double(cost.process_cpu_ns) / 1e9;
   EXPECT_GE(process, calls);
   EXPECT_LT(process, calls * 1.2 + 0.05);
   // Well under the 3 % at -p hi; 5 % leaves room for a loaded machine.

@@ -90,4 +90,13 @@ double row_value(const std::string& listing, const std::string& marker) {
   return -1;
 }
 
+std::map<std::string, double> read_seconds_by_name(const std::string& path) {
+  std::map<std::string, double> out;
+  std::ifstream in(path);
+  std::string name;
+  double ns = 0;
+  while (in >> name >> ns) out[name] = ns / 1e9;
+  return out;
+}
+
 }  // namespace erkit::e2e

@@ -30,4 +30,8 @@ std::map<std::string, FunctionRow> parse_function_list(const std::string& text);
 // -1 when there is none or its cells are blank.
 double row_value(const std::string& listing, const std::string& marker);
 
+// "<name> <ns>" lines a test program wrote (work_ratio: the kernel's CPU time of each call), in
+// seconds by name; empty when the file is missing.
+std::map<std::string, double> read_seconds_by_name(const std::string& path);
+
 }  // namespace erkit::e2e

@@ -35,11 +35,7 @@ TEST_F(Spine, TwiceTheWorkTwiceTheTime) {
   auto c = collect("-p hi " + program("work_ratio") + " 300000000 truth.txt");
   ASSERT_EQ(c.status, 0) << c.err;
   ASSERT_TRUE(std::filesystem::exists(dir_ + "/test.1.er/log"));
-  std::map<std::string, double> truth;
-  std::ifstream tf(dir_ + "/truth.txt");
-  std::string fn;
-  double ns = 0;
-  while (tf >> fn >> ns) truth[fn] = ns / 1e9;
+  auto truth = read_seconds_by_name(dir_ + "/truth.txt");
   ASSERT_TRUE(truth.count("one") && truth.count("two"));
   auto p = er_print("-functions test.1.er");
   ASSERT_EQ(p.status, 0) << p.err;

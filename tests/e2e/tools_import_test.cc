@@ -5,7 +5,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <map>
 
 #include "e2e_util.h"
 
@@ -37,11 +36,7 @@ class ToolsImport : public ::testing::Test {
     // two() does twice one()'s work; the ground truth is the CPU time the kernel measured for
     // each call (the program writes it), since the other core's load changes what work costs.
     // ~0.2 s sampled at 4 kHz: ~800 samples, ~4 % sampling error on one()'s ~270.
-    std::map<std::string, double> truth;
-    std::ifstream tf(dir_ + "/truth.txt");
-    std::string fn;
-    double ns = 0;
-    while (tf >> fn >> ns) truth[fn] = ns;
+    auto truth = read_seconds_by_name(dir_ + "/truth.txt");
     ASSERT_TRUE(truth.count("one") && truth.count("two"));
     double true_ratio = truth["two"] / truth["one"];
     double total = rows["<Total>"].values[0];
