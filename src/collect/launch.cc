@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <limits.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +15,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <vector>
 
 #include "collect/experiment_log.h"
@@ -25,8 +28,47 @@ namespace {
 
 pid_t g_child = -1;
 
-void forward_signal(int sig) {
+// The signals collect passes on to the target when they are sent to collect alone.
+constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+void forward_signal(int sig, siginfo_t* si, void*) {
+  // From the terminal (^C, ^\, hang-up) the kernel signals the whole foreground process group,
+  // the target included: passing it on would deliver it twice.
+  if (si && si->si_code == SI_KERNEL) return;
   if (g_child > 0) kill(g_child, sig);
+}
+
+// The dispositions collect inherited, for the target: an ignored signal (nohup, trap '' INT,
+// a daemon's start-up) stays ignored in the target, and in collect too.
+struct InheritedSignals {
+  struct sigaction forwarded[std::size(kForwarded)];
+  struct sigaction chld;
+};
+
+// Installs collect's own handling: forward what the target would not already get, and a
+// default SIGCHLD (an inherited SIG_IGN would reap the target before waitpid could see it).
+InheritedSignals take_signals() {
+  InheritedSignals in;
+  struct sigaction fwd {};
+  fwd.sa_sigaction = forward_signal;
+  fwd.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&fwd.sa_mask);
+  for (size_t i = 0; i < std::size(kForwarded); ++i) {
+    sigaction(kForwarded[i], nullptr, &in.forwarded[i]);
+    if (in.forwarded[i].sa_handler != SIG_IGN) sigaction(kForwarded[i], &fwd, nullptr);
+  }
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(SIGCHLD, &dfl, &in.chld);
+  return in;
+}
+
+// In the child before exec: every disposition as collect found it (the signal mask was never
+// changed).
+void give_back_signals(const InheritedSignals& in) {
+  for (size_t i = 0; i < std::size(kForwarded); ++i) sigaction(kForwarded[i], &in.forwarded[i], nullptr);
+  sigaction(SIGCHLD, &in.chld, nullptr);
 }
 
 bool is_executable_file(const std::string& p) {
@@ -106,7 +148,8 @@ std::string collector_params(const Options& o) {
   return s;
 }
 
-int run_target(const Options& o, const LaunchContext& ctx, std::string* error) {
+int run_target(const Options& o, const LaunchContext& ctx, std::string* error, int* killed_by) {
+  if (killed_by) *killed_by = 0;
   ExperimentLog log(ctx.experiment);
   log.write_header(o, ctx);
 
@@ -115,11 +158,9 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error) {
   std::string exp_abs = std::filesystem::absolute(ctx.experiment).lexically_normal().string();
   std::string params = collector_params(o);
 
-  // SIGINT/SIGTERM reach the target (same process group for ^C); collect waits for it.
-  struct sigaction sa {};
-  sa.sa_handler = forward_signal;
-  sigemptyset(&sa.sa_mask);
-  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaction(s, &sa, nullptr);
+  // SIGINT, SIGTERM, SIGHUP and SIGQUIT reach the target (from the terminal directly, from
+  // kill through collect); collect waits for it and records how it ended.
+  const InheritedSignals inherited = take_signals();
 
   pid_t pid = fork();
   if (pid < 0) {
@@ -127,7 +168,7 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error) {
     return 1;
   }
   if (pid == 0) {
-    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) signal(s, SIG_DFL);
+    give_back_signals(inherited);
     // Whatever collector variables collect itself inherited (it may run under a collector)
     // belong to another experiment.
     std::vector<std::string> stale;
@@ -168,8 +209,31 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error) {
   g_child = -1;
   log.write_end(status);
   if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  if (WIFSIGNALED(status)) {
+    if (killed_by) *killed_by = WTERMSIG(status);
+    return 128 + WTERMSIG(status);
+  }
   return 1;
+}
+
+void die_by_signal(int sig) {
+  std::fflush(nullptr);
+  // Like coreutils' timeout: the target may have dumped core, collect must not add its own.
+  prctl(PR_SET_DUMPABLE, 0);
+  struct rlimit core;
+  if (getrlimit(RLIMIT_CORE, &core) == 0) {
+    core.rlim_cur = 0;
+    setrlimit(RLIMIT_CORE, &core);
+  }
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(sig, &dfl, nullptr);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  sigprocmask(SIG_UNBLOCK, &set, nullptr);
+  raise(sig);
 }
 
 }  // namespace erkit::collect

@@ -16,8 +16,16 @@ struct LaunchContext {
   FILE* out = nullptr;         // collect's own output (-O), stdout when null
 };
 
-// Runs the target and returns collect's exit status (the target's, or 128+signal).
-int run_target(const Options& o, const LaunchContext& ctx, std::string* error);
+// Runs the target and returns collect's exit status (the target's, or 128+signal). When the
+// target was killed by a signal, *killed_by is its number (else 0).
+// The target gets the signal dispositions and mask collect inherited (an ignored SIGHUP stays
+// ignored); SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to collect alone are passed on to it.
+int run_target(const Options& o, const LaunchContext& ctx, std::string* error, int* killed_by = nullptr);
+
+// Ends collect by `sig` with its default action (no core file of collect's own), as the target
+// ended: a shell sees the same status, and a loop stops on the target's ^C. Returns only if the
+// signal does not terminate (then collect exits with 128+sig).
+void die_by_signal(int sig);
 
 // Resolves `program` like execvp would. Empty on failure, with *error set.
 std::string resolve_program(const std::string& program, std::string* error);

@@ -124,10 +124,13 @@ int main(int argc, char** argv) {
                collector_params(o));
   }
   std::fflush(g_out);
-  int rc = run_target(o, ctx, &error);
+  int killed_by = 0;
+  int rc = run_target(o, ctx, &error, &killed_by);
   if (!error.empty()) return fail(error);
   archive(o, ctx.experiment);
   if (o.verbose) fmt::print(g_out, "collect: experiment {} complete\n", ctx.experiment);
   if (g_out != stdout) std::fclose(g_out);
+  // The experiment is complete: end as the target did, by its signal.
+  if (killed_by) die_by_signal(killed_by);
   return rc;
 }

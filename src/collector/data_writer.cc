@@ -10,6 +10,7 @@
 
 #include "format/record_descriptors.h"
 #include "collector/fd_guard.h"
+#include "collector/fd_owned.h"
 #include "collector/runtime.h"
 #include "collector/thread_state.h"
 
@@ -143,7 +144,7 @@ bool data_files_open(const char* dir, uint64_t size_limit_bytes) {
 
 void data_files_close() {
   for (uint32_t k = 0; k < kKinds; ++k) {
-    if (g_files[k].fd >= 0) close(g_files[k].fd);
+    if (g_files[k].fd >= 0) fd_release(g_files[k].fd);
     g_files[k].fd = -1;
   }
 }

@@ -1,5 +1,7 @@
 #include "collector/fd_guard.h"
 
+#include "collector/fd_owned.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -12,11 +14,10 @@ namespace erkit::collector {
 namespace {
 
 constexpr int kMaxGuarded = 16;  // log, map and the data files of one experiment
-// Guarded descriptors live at or above this number: programs reuse the lowest free numbers,
-// so after a close_range(3, ~0) the program's new files do not land on them, and the collector
-// can reopen its file on the very same number. The number never changes, so no caller can hold
-// a stale copy.
-constexpr int kHighFd = 900;
+// Guarded descriptors live at or above kOwnedFdBase (fd_owned.h): programs reuse the lowest
+// free numbers, so after a close_range(3, ~0) the program's new files do not land on them, and
+// the collector can reopen its file on the very same number. The number changes only when the
+// program's dup2 claims it (fd_guard_moved).
 
 struct Guarded {
   int* slot;        // the owner's variable; null: free entry
@@ -54,8 +55,9 @@ bool repair(Guarded& g) {
   dev_t dev;
   ino_t ino;
   bool same = identity(nfd, &dev, &ino) && dev == g.dev && ino == g.ino;
-  bool placed = same && (nfd == g.fd || dup3(nfd, g.fd, O_CLOEXEC) == g.fd);
-  if (nfd != g.fd) close(nfd);
+  // The system calls themselves: dup3 and close are interposed (fd_interpose.cc).
+  bool placed = same && (nfd == g.fd || syscall(SYS_dup3, nfd, g.fd, O_CLOEXEC) == g.fd);
+  if (nfd != g.fd) syscall(SYS_close, nfd);
   return placed;
 }
 
@@ -67,13 +69,9 @@ void fd_guard_add(int* slot, const char* path, int open_flags) {
     bool free_entry = !g.slot || *g.slot != g.fd || g.slot == slot;
     if (!free_entry) continue;
     g.slot = nullptr;
-    if (*slot < kHighFd) {
-      int high = fcntl(*slot, F_DUPFD_CLOEXEC, kHighFd);
-      if (high >= 0) {  // else (a low RLIMIT_NOFILE) the descriptor stays where it is
-        close(*slot);
-        *slot = high;
-      }
-    }
+    // Registered with fd_owned (the program's close and dup2 leave it alone); with a low
+    // RLIMIT_NOFILE it stays where it is, unregistered.
+    *slot = fd_own(*slot, slot);
     if (!identity(*slot, &g.dev, &g.ino)) return;
     g.fd = *slot;
     g.flags = (open_flags & ~(O_CREAT | O_TRUNC | O_EXCL)) | O_CLOEXEC;
@@ -110,6 +108,13 @@ int fd_guard_resolve(int fd) {
     return result;
   }
   return fd;
+}
+
+void fd_guard_moved(int from, int to) {
+  for (Guarded& g : g_guarded) {
+    int* slot = __atomic_load_n(&g.slot, __ATOMIC_ACQUIRE);
+    if (slot && g.fd == from) __atomic_store_n(&g.fd, to, __ATOMIC_RELEASE);
+  }
 }
 
 }  // namespace erkit::collector

@@ -14,6 +14,7 @@
 #include "collector/interposer_support.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -27,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collector/fd_owned.h"
 #include "collector/heap_trace.h"
 #include "collector/io_trace.h"
 #include "collector/runtime.h"

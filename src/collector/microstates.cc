@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "collector/clock_profiler.h"
+#include "collector/fd_owned.h"
 #include "collector/runtime.h"
 #include "collector/stack_store.h"
 #include "collector/task_proc.h"
@@ -21,40 +22,57 @@ namespace {
 
 // File descriptors kept open per thread: two per thread up to this many; beyond it each look
 // opens and closes the files (5 µs instead of 1-2 µs) so that programs with thousands of
-// threads do not run out of descriptors because of the collector.
+// threads do not run out of descriptors because of the collector. Kept descriptors sit at
+// high numbers, out of the program's way (fd_owned.h); when none can be placed there (the
+// program lowered RLIMIT_NOFILE below them) the files are opened for each look instead.
 constexpr int kFdBudget = 256;
 int g_fds_open = 0;  // atomic
 
 enum class Mode { kTick, kOwnEnd, kExit };
 
-int open_counted(uint32_t tid, const char* name) {
+// Opens the thread's file into *slot (a high, registered number), or leaves -1 there.
+void open_counted(uint32_t tid, const char* name, int* slot) {
+  __atomic_store_n(slot, -1, __ATOMIC_RELEASE);
+  if (!fd_room_available()) return;
   if (__atomic_add_fetch(&g_fds_open, 1, __ATOMIC_RELAXED) > kFdBudget) {
     __atomic_sub_fetch(&g_fds_open, 1, __ATOMIC_RELAXED);
-    return -1;
+    return;
   }
   int fd = open_task_file(tid, name);
-  if (fd < 0) __atomic_sub_fetch(&g_fds_open, 1, __ATOMIC_RELAXED);
-  return fd;
+  if (fd >= 0) fd = fd_own(fd, slot);
+  if (fd >= 0 && !fd_owned(fd)) {  // no room up there after all: never keep a low number
+    close(fd);
+    fd = -1;
+  }
+  if (fd < 0) {
+    __atomic_sub_fetch(&g_fds_open, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  __atomic_store_n(slot, fd, __ATOMIC_RELEASE);
 }
 
-void close_counted(int* fd) {
-  if (*fd < 0) return;
-  close(*fd);
-  *fd = -1;
+void close_counted(int* slot) {
+  int fd = __atomic_exchange_n(slot, -1, __ATOMIC_ACQ_REL);
+  if (fd < 0) return;
+  fd_release(fd);
   __atomic_sub_fetch(&g_fds_open, 1, __ATOMIC_RELAXED);
 }
 
 // Reads a /proc file through the kept descriptor; if that fails (the program closed or reused
-// the descriptor, which is then left alone), through a new one.
+// the number with a raw system call, or the thread ended), through a new one. The slot may be
+// changed under us by the program's dup2 onto the number (fd_make_room).
 template <typename T, bool (*Read)(int, T*)>
-bool read_task(uint32_t tid, int* fd, const char* name, T* out) {
-  if (*fd >= 0 && Read(*fd, out)) return true;
-  if (*fd >= 0) {
-    *fd = -1;  // not ours any more, or broken: do not close it
-    __atomic_sub_fetch(&g_fds_open, 1, __ATOMIC_RELAXED);
+bool read_task(uint32_t tid, int* slot, const char* name, T* out) {
+  int fd = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (fd >= 0 && Read(fd, out)) return true;
+  if (fd >= 0) {
+    int again = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (again != fd && again >= 0 && Read(again, out)) return true;  // just moved
+    close_counted(slot);  // closes it only if it still names the file opened (fd_release)
   }
-  *fd = open_counted(tid, name);
-  if (*fd >= 0) return Read(*fd, out);
+  open_counted(tid, name, slot);
+  fd = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (fd >= 0) return Read(fd, out);
   int tmp = open_task_file(tid, name);
   if (tmp < 0) return false;
   bool ok = Read(tmp, out);
@@ -271,7 +289,7 @@ bool microstates_baseline(ThreadState* ts, Baseline from, uint64_t birth_ns) {
     microstates_close(ts);
     return false;
   }
-  m.syscall_fd = open_counted(ts->tid, "syscall");
+  open_counted(ts->tid, "syscall", &m.syscall_fd);
   uint64_t now = monotonic_ns();
   m.last_exec_ns = st.exec_ns;
   m.last_delay_ns = st.delay_ns;

@@ -22,6 +22,8 @@ void resolve_real_functions() {
       next_symbol("pthread_create", pthread_version));
   g_real.dlopen = reinterpret_cast<decltype(g_real.dlopen)>(next_symbol("dlopen", "GLIBC_2.34"));
   g_real.dlclose = reinterpret_cast<decltype(g_real.dlclose)>(next_symbol("dlclose", "GLIBC_2.34"));
+  __atomic_store_n(&g_real.close, reinterpret_cast<decltype(g_real.close)>(next_symbol("close", nullptr)),
+                   __ATOMIC_RELEASE);
   g_real.sigaction = reinterpret_cast<decltype(g_real.sigaction)>(next_symbol("sigaction", nullptr));
 }
 

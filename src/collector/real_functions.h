@@ -12,6 +12,7 @@ struct RealFunctions {
   int (*pthread_create)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
   void* (*dlopen)(const char*, int);
   int (*dlclose)(void*);
+  int (*close)(int);  // for libcollector-clock.so's close (fd_interpose.cc)
 };
 
 extern RealFunctions g_real;

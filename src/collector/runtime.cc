@@ -19,6 +19,7 @@
 #include "collector/descendants.h"
 #include "collector/dynamic_code.h"
 #include "collector/fd_guard.h"
+#include "collector/fd_owned.h"
 #include "collector/load_map.h"
 #include "collector/pause_resume.h"
 #include "collector/real_functions.h"
@@ -152,8 +153,8 @@ bool start_experiment_files_and_modules() {
   g_rt.map_fd = open_append(g_rt.config.experiment_dir, format::kMapFile);
   if (g_rt.log_fd < 0 || g_rt.map_fd < 0 ||
       !data_files_open(g_rt.config.experiment_dir, g_rt.config.size_limit_bytes) || !stack_store_init()) {
-    if (g_rt.log_fd >= 0) close(g_rt.log_fd);
-    if (g_rt.map_fd >= 0) close(g_rt.map_fd);
+    if (g_rt.log_fd >= 0) fd_release(g_rt.log_fd);
+    if (g_rt.map_fd >= 0) fd_release(g_rt.map_fd);
     g_rt.log_fd = g_rt.map_fd = -1;
     return false;
   }
@@ -278,8 +279,8 @@ void runtime_forget_parent_after_fork() {
     self->writer_depth = 0;
   }
   data_files_close();
-  if (g_rt.log_fd >= 0) close(g_rt.log_fd);
-  if (g_rt.map_fd >= 0) close(g_rt.map_fd);
+  if (g_rt.log_fd >= 0) fd_release(g_rt.log_fd);
+  if (g_rt.map_fd >= 0) fd_release(g_rt.map_fd);
   g_rt.log_fd = g_rt.map_fd = -1;
   stack_store_forget();
   load_map_forget();

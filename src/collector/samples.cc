@@ -13,6 +13,7 @@
 
 #include "collector/collector_cost.h"
 #include "collector/data_writer.h"
+#include "collector/fd_owned.h"
 #include "collector/real_functions.h"
 #include "collector/runtime.h"
 #include "collector/signal_guard.h"
@@ -32,14 +33,42 @@ int g_sampler_tid = 0;      // atomic: its tid, once it runs
 
 int64_t tv_ns(const timeval& tv) { return int64_t(tv.tv_sec) * 1000000000ll + int64_t(tv.tv_usec) * 1000ll; }
 
-// Reads a small /proc file into buf (NUL-terminated). Async-signal-safe.
-ssize_t read_small(const char* path, char* buf, size_t cap) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  ssize_t n = read(fd, buf, cap - 1);
-  close(fd);
+// The /proc files read for every sample, kept open at high numbers (fd_owned.h) and read
+// from offset 0: a descriptor opened for each sample would take the program's lowest free
+// number for that moment. Samples are written one at a time (g_busy).
+struct KeptFile {
+  const char* path;
+  int fd;
+  int pid;  // the process it was opened in (a forked child reopens its own)
+};
+KeptFile g_kept[] = {{"/proc/self/stat", -1, 0}, {"/proc/self/statm", -1, 0}, {"/proc/self/io", -1, 0}};
+
+ssize_t pread_text(int fd, char* buf, size_t cap) {
+  ssize_t n = pread(fd, buf, cap - 1, 0);
   if (n < 0) return -1;
   buf[n] = 0;
+  return n;
+}
+
+// Reads a small /proc file into buf (NUL-terminated). Async-signal-safe.
+ssize_t read_small(KeptFile& k, char* buf, size_t cap) {
+  const int pid = int(syscall(SYS_getpid));
+  if (k.fd >= 0 && k.pid == pid) {
+    ssize_t n = pread_text(k.fd, buf, cap);
+    if (n > 0) return n;
+  }
+  if (k.fd >= 0) fd_release(k.fd);  // a forked child's copy, or taken by the program's raw calls
+  k.fd = -1;
+  int fd = open(k.path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = pread_text(fd, buf, cap);
+  if (fd_room_available()) fd = fd_own(fd, &k.fd);
+  if (fd_owned(fd)) {
+    k.fd = fd;
+    k.pid = pid;
+  } else {
+    close(fd);  // no room up there (a low RLIMIT_NOFILE): opened for each sample
+  }
   return n;
 }
 
@@ -64,7 +93,7 @@ int64_t io_field(const char* text, const char* key) {
 
 uint32_t thread_count() {
   char buf[1024];
-  if (read_small("/proc/self/stat", buf, sizeof buf) <= 0) return 0;
+  if (read_small(g_kept[0], buf, sizeof buf) <= 0) return 0;
   const char* p = strrchr(buf, ')');  // the command name may contain spaces and parentheses
   if (!p) return 0;
   // After ")": state(3) ppid(4) ... num_threads is field 20, i.e. the 18th after the name.
@@ -95,14 +124,14 @@ void fill(OverviewSampleRecord* r, uint32_t reason, const char* label) {
   r->maxrss_kb = ru.ru_maxrss;
   char buf[1024];
   r->rss_kb = -1;
-  if (read_small("/proc/self/statm", buf, sizeof buf) > 0) {
+  if (read_small(g_kept[1], buf, sizeof buf) > 0) {
     const char* p = strchr(buf, ' ');
     if (p) r->rss_kb = parse_i64(p + 1) * (sysconf(_SC_PAGESIZE) / 1024);
   }
   // Bytes moved by read/write-like system calls (rchar/wchar): the I/O the program asked for,
   // whether or not the page cache satisfied it.
   r->read_bytes = r->write_bytes = -1;
-  if (read_small("/proc/self/io", buf, sizeof buf) > 0) {
+  if (read_small(g_kept[2], buf, sizeof buf) > 0) {
     r->read_bytes = io_field(buf, "rchar");
     r->write_bytes = io_field(buf, "wchar");
   }

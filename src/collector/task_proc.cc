@@ -1,5 +1,7 @@
 #include "collector/task_proc.h"
 
+#include "collector/fd_owned.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <string.h>
@@ -185,12 +187,24 @@ bool read_task_sigblk(uint32_t tid, uint64_t* mask) {
   return true;
 }
 
-bool for_each_task(void (*fn)(uint32_t tid, void* arg), void* arg) {
-  int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return false;
+namespace {
+// /proc/self/task, kept open at a high number (fd_owned.h) and rewound for each listing: the
+// sampler lists the threads every few tens of milliseconds, and a descriptor opened for each
+// listing would take the program's lowest free number for that moment (a daemon reopening
+// /dev/null as 0, 1, 2 could get 3 instead of 0).
+int g_task_dir = -1;
+int g_task_dir_pid = 0;
+int g_task_dir_busy = 0;  // atomic
+
+// Lists the directory behind fd from its start; -1 if nothing could be read (nothing reported),
+// 0 on success, 1 on an error after some threads were reported.
+int list_tasks(int fd, void (*fn)(uint32_t tid, void* arg), void* arg) {
+  if (lseek(fd, 0, SEEK_SET) != 0) return -1;
   alignas(8) char buf[4096];
   long n;
+  bool any = false;
   while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+    any = true;
     for (long off = 0; off < n;) {
       auto* d = reinterpret_cast<dirent64*>(buf + off);
       off += d->d_reclen;
@@ -200,8 +214,46 @@ bool for_each_task(void (*fn)(uint32_t tid, void* arg), void* arg) {
       if (tid > 0 && *c == 0) fn(tid, arg);
     }
   }
+  if (n == 0) return any ? 0 : -1;  // /proc/self/task always holds "." and ".."
+  return any ? 1 : -1;
+}
+
+int open_task_dir() { return open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC); }
+}  // namespace
+
+bool for_each_task(void (*fn)(uint32_t tid, void* arg), void* arg) {
+  if (!__atomic_exchange_n(&g_task_dir_busy, 1, __ATOMIC_ACQUIRE)) {
+    int result = -1;
+    const int pid = int(syscall(SYS_getpid));
+    if (g_task_dir >= 0 && g_task_dir_pid != pid) {  // a forked child: the parent's directory
+      fd_release(g_task_dir);
+      g_task_dir = -1;
+    }
+    if (g_task_dir >= 0) result = list_tasks(g_task_dir, fn, arg);
+    if (result < 0) {  // never opened, or closed or replaced by the program's raw system calls
+      if (g_task_dir >= 0) fd_release(g_task_dir);
+      g_task_dir = -1;
+      if (fd_room_available()) {
+        int fd = open_task_dir();
+        if (fd >= 0) fd = fd_own(fd, &g_task_dir);
+        if (fd >= 0 && !fd_owned(fd)) {
+          close(fd);
+          fd = -1;
+        }
+        g_task_dir = fd;
+        g_task_dir_pid = pid;
+        if (fd >= 0) result = list_tasks(fd, fn, arg);
+      }
+    }
+    __atomic_store_n(&g_task_dir_busy, 0, __ATOMIC_RELEASE);
+    if (result >= 0) return result == 0;
+  }
+  // Another thread is listing, or no descriptor can be kept: a short-lived one.
+  int fd = open_task_dir();
+  if (fd < 0) return false;
+  int result = list_tasks(fd, fn, arg);
   close(fd);
-  return n == 0;
+  return result == 0;
 }
 
 }  // namespace erkit::collector

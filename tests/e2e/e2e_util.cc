@@ -78,6 +78,23 @@ std::map<std::string, FunctionRow> parse_function_list(const std::string& text) 
 
 // The first metric (Excl. User CPU seconds) of the source row containing `marker`; -1 when
 // there is none or its cells are blank.
+std::map<std::string, std::vector<double>> parse_json_function_rows(const std::string& json) {
+  std::map<std::string, std::vector<double>> rows;
+  std::istringstream in(json);
+  std::string line;
+  static const std::regex row(R"re(\{"id":\d+,"name":"((?:[^"\\]|\\.)*)"(?:,"selected":true)?,"values":\[([^\]]*)\]\})re");
+  while (std::getline(in, line)) {
+    if (line.find("\"command\":\"functions\"") == std::string::npos) continue;
+    for (std::sregex_iterator it(line.begin(), line.end(), row), end; it != end; ++it) {
+      std::vector<double> values;
+      std::istringstream vs((*it)[2].str());
+      for (std::string v; std::getline(vs, v, ',');) values.push_back(std::stod(v));
+      rows[(*it)[1].str()] = values;
+    }
+  }
+  return rows;
+}
+
 double row_value(const std::string& listing, const std::string& marker) {
   std::istringstream in(listing);
   std::string l;

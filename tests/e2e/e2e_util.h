@@ -26,6 +26,10 @@ struct FunctionRow {
 // Parses the rows of an er_print function list (after the header lines).
 std::map<std::string, FunctionRow> parse_function_list(const std::string& text);
 
+// The rows of `er_print -json -functions` output (the "functions" report): name -> values, in
+// the report's column order; time columns are exact nanoseconds, percent columns are as printed.
+std::map<std::string, std::vector<double>> parse_json_function_rows(const std::string& json);
+
 // The first metric (Excl. User CPU seconds) of the annotated-source row containing `marker`;
 // -1 when there is none or its cells are blank.
 double row_value(const std::string& listing, const std::string& marker);
