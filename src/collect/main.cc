@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (std::string file = early_output_file(args); !file.empty()) {
-    g_out = std::fopen(file.c_str(), "a");
+    g_out = std::fopen(file.c_str(), "ae");  // close-on-exec: not the target's descriptor
     if (!g_out) {
       g_out = stdout;
       return fail(fmt::format("cannot open output file '{}'", file));

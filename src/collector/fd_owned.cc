@@ -82,6 +82,13 @@ int fd_own(int fd, int* slot) {
   if (fd < 0) return fd;
   int saved_errno = errno;
   int high = in_span(fd) && !fd_owned(fd) ? fd : sys_dupfd_high(fd);
+  // A registered number can be free in the kernel: the program's raw close_range closed a
+  // guarded file, which fd_guard reopens on that very number. Never take it.
+  while (high >= 0 && high != fd && fd_owned(high)) {
+    int next = int(syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, high + 1));
+    sys_close(high);
+    high = next;
+  }
   uint64_t dev = 0, ino = 0;
   if (high < 0 || !in_span(high) || !identity(high, &dev, &ino)) {
     if (high >= 0 && high != fd) sys_close(high);
