@@ -1,7 +1,8 @@
 /* Data page-fault time: touches every page of a file mapping after evicting the file from the
    page cache, with read-ahead off, so each touch sleeps in a major fault (touch_pages).
    Truth: value data_ns, the time it spent asleep (wall - CPU - run-queue delay), and
-   value data_majflt, the major faults. argv: truth-file work-dir [MiB] */
+   value data_majflt, the major faults; data_delay_ns, its run-queue delay, and
+   data_longest_wait_ns, the longest delay added between two notes of it (every 64 pages). argv: truth-file work-dir [MiB] */
 #include "clock_truth.h"
 
 #include <stdlib.h>
@@ -31,9 +32,23 @@ static int evicted_file(const char* path, size_t size) {
   return fd;
 }
 
+/* Every 64 pages it also notes the run-queue delay added since the last note: the longest is
+   an upper bound of any single wait for a CPU during the loop (what a loaded machine adds). */
+static long long g_longest_wait_ns;
+
 __attribute__((noinline)) long touch_pages(const char* m, size_t size) {
   long s = 0;
-  for (size_t off = 0; off < size; off += 4096) s += ((volatile const char*)m)[off];
+  long long last = delay_ns();
+  for (size_t off = 0; off < size; off += 4096) {
+    s += ((volatile const char*)m)[off];
+    if ((off / 4096) % 64 == 63) {
+      long long d = delay_ns();
+      if (d - last > g_longest_wait_ns) g_longest_wait_ns = d - last;
+      last = d;
+    }
+  }
+  long long d = delay_ns();
+  if (d - last > g_longest_wait_ns) g_longest_wait_ns = d - last;
   return s;
 }
 
@@ -53,6 +68,8 @@ int main(int argc, char** argv) {
   g_sink = touch_pages(m, size);
   truth_value("data_ns", (double)((now_ns() - w0) - (thread_cpu_ns() - c0) - (delay_ns() - d0)));
   truth_value("data_majflt", majflt() - f0);
+  truth_value("data_delay_ns", (double)(delay_ns() - d0));
+  truth_value("data_longest_wait_ns", (double)g_longest_wait_ns);
   munmap(m, size);
   close(fd);
   unlink(path);
