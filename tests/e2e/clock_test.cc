@@ -5,6 +5,8 @@
 // constants; statistical checks have stated tolerances.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -147,7 +149,11 @@ TEST_F(Clock, DlopenedLibraryThreadsAndUnloadedSymbols) {
   // The library was unloaded before the process ended: its samples are still symbolised.
   double got = at(rows, "dl_worker_spin", kUser) + at(rows, "dl_worker_spin", kSystem);
   EXPECT_NEAR(got / worker, 1.0, 0.05) << last_listing_;
-  EXPECT_NEAR((at(rows, "main_after_unload", kUser) + at(rows, "main_after_unload", kSystem)) / after, 1.0, 0.15);
+  // main_after_unload is one phase of main: its ends are as exact as the samples that
+  // straddle them (under load a late CPU timer credited its 0.15 s wholly to the next stack).
+  double edge = largest_cpu_sample_seconds(dir_ + "/dl.er");
+  double after_got = std::max(0.0, at(rows, "main_after_unload", kUser)) + std::max(0.0, at(rows, "main_after_unload", kSystem));
+  EXPECT_NEAR(after_got, after, std::max(0.15 * after, 2 * edge)) << "largest sample " << edge << " s\n" << last_listing_;
   // The map records the load and the unload, in that order, with times.
   std::istringstream map(file("dl.er/map"));
   std::string line;
@@ -249,8 +255,16 @@ TEST_F(Clock, LockConvoyIsUserLock) {
   Truth t = truth("convoy");
   double lock = t.values["lock_ns"] / 1e9, hold = t.values["hold_ns"] / 1e9;
   ASSERT_GT(lock, 0.5);
-  EXPECT_NEAR(at(rows, "convoy_lock", kLock), lock, 0.1 * lock) << last_listing_;
-  EXPECT_NEAR(at(rows, "convoy_hold", kOwait), hold, 0.2 * hold) << last_listing_;
+  // Under load the sampler looks less often: the margin follows the number of looks that
+  // classified blocked time (4 standard errors of the sampled share, at least the stated 10
+  // and 20 %).
+  double n = double(std::max<size_t>(1, blocked_records(dir_ + "/convoy.er")));
+  double share = hold / (lock + hold);
+  double sampled = 4 * std::sqrt(share * (1 - share) / n) * (lock + hold);
+  EXPECT_NEAR(at(rows, "convoy_lock", kLock), lock, std::max(0.1 * lock, sampled))
+      << n << " blocked records\n" << last_listing_;
+  EXPECT_NEAR(at(rows, "convoy_hold", kOwait), hold, std::max(0.2 * hold, sampled))
+      << n << " blocked records\n" << last_listing_;
 }
 
 TEST_F(Clock, SystemCallLoopIsSystemTime) {
@@ -324,13 +338,15 @@ TEST_F(Clock, ProgramsOwnSigprofHandlerTimersAndMaskStillWork) {
   EXPECT_EQ(v["raised_after_unblock"], 1);
   EXPECT_EQ(v["mask_view_after"], 0);
   EXPECT_EQ(v["thread_mask_view"], 1);
-  // Blocking SIGPROF did not stop the profile.
+  // Blocking SIGPROF did not stop the profile. Each end of a phase is as exact as the sample
+  // that straddles it (1 ms at -p hi when idle; under load late timers make samples longer).
+  double edge = std::max(0.0025, largest_cpu_sample_seconds(dir_ + "/sig.er"));
   EXPECT_NEAR(at(rows, "while_blocked", kUser) + at(rows, "while_blocked", kSystem), v["while_blocked_cpu"] / 1e9,
-              0.05 * v["while_blocked_cpu"] / 1e9 + 0.005)
-      << last_listing_;
+              0.05 * v["while_blocked_cpu"] / 1e9 + 2 * edge)
+      << "largest sample " << edge << " s\n" << last_listing_;
   EXPECT_NEAR(at(rows, "thread_blocked", kUser) + at(rows, "thread_blocked", kSystem), v["thread_blocked_cpu"] / 1e9,
-              0.05 * v["thread_blocked_cpu"] / 1e9 + 0.005)
-      << last_listing_;
+              0.05 * v["thread_blocked_cpu"] / 1e9 + 2 * edge)
+      << "largest sample " << edge << " s\n" << last_listing_;
   // Each kind of interference is recorded.
   std::string log = file("sig.er/log");
   for (const char* code : {"signal_handler", "signal_timer", "signal_mask", "signal_held"})

@@ -31,9 +31,12 @@ TEST_F(CollectApi, PauseResumeThreadPauseAndTerminate) {
   auto t = truth();
   ASSERT_EQ(t.size(), 8u) << read("truth.txt");
   auto rows = user_seconds("test.1.er");
-  // Recorded phases, within 40 ms of the program's own measurement.
+  // Recorded phases, within 40 ms of the program's own measurement, or two of the largest
+  // samples (each end of a phase is as exact as the sample straddling it; under load late CPU
+  // timers make samples longer than 10 ms).
+  double edge = largest_cpu_sample_seconds(path("test.1.er"));
   for (const char* fn : {"work_recorded", "thread_resumed", "dyn_compute", "jit_compute"})
-    EXPECT_NEAR(seconds_of(rows, fn), t[fn], 0.04) << fn;
+    EXPECT_NEAR(seconds_of(rows, fn), t[fn], std::max(0.04, 2 * edge + 0.01)) << fn << ", largest sample " << edge;
   // Paused (globally, per thread, per thread resumed while the process is paused), or after
   // the experiment ended: nothing.
   for (const char* fn : {"work_paused", "thread_paused", "thread_globally_paused", "work_after_end"})

@@ -1,9 +1,12 @@
 #include "e2e_util.h"
 
+#include "reader/experiment.h"
+
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdio>
@@ -93,6 +96,24 @@ std::map<std::string, std::vector<double>> parse_json_function_rows(const std::s
     }
   }
   return rows;
+}
+
+double largest_cpu_sample_seconds(const std::string& experiment) {
+  auto r = reader::open_experiment(experiment);
+  if (!r.experiment) return 0;
+  uint64_t largest = 0;
+  for (const auto& c : r.experiment->clock)
+    largest = std::max<uint64_t>(largest, c.ns[format::kMsUser] + c.ns[format::kMsSystem]);
+  return double(largest) / 1e9;
+}
+
+size_t blocked_records(const std::string& experiment) {
+  auto r = reader::open_experiment(experiment);
+  if (!r.experiment) return 0;
+  size_t n = 0;
+  for (const auto& c : r.experiment->clock)
+    if (c.flags & format::kClockFlagBlockedSample) ++n;
+  return n;
 }
 
 double row_value(const std::string& listing, const std::string& marker) {

@@ -30,6 +30,15 @@ std::map<std::string, FunctionRow> parse_function_list(const std::string& text);
 // the report's column order; time columns are exact nanoseconds, percent columns are as printed.
 std::map<std::string, std::vector<double>> parse_json_function_rows(const std::string& json);
 
+// Margins from what an experiment recorded (for statistical checks under load):
+// the CPU time (user + system) of its largest clock sample, in seconds. A sample straddling
+// the start or end of a phase credits its whole weight to one side, so a phase's recorded time
+// can be off by that much at each end; under load CPU timers fire late and samples grow
+// (10 ms at -p on on an idle machine, 40-80 ms seen with both cores busy).
+double largest_cpu_sample_seconds(const std::string& experiment);
+// The number of blocked-time records (the sampler's looks that classified off-CPU time).
+size_t blocked_records(const std::string& experiment);
+
 // The first metric (Excl. User CPU seconds) of the annotated-source row containing `marker`;
 // -1 when there is none or its cells are blank.
 double row_value(const std::string& listing, const std::string& marker);

@@ -79,7 +79,10 @@ TEST_F(TraceRobust, CallsFromSignalHandlersAreTracedExactly) {
   ASSERT_EQ(c.status, 0) << c.err;
   int handled = 0;
   ASSERT_EQ(std::sscanf(file("truth.txt").c_str(), "handled %d", &handled), 1);
-  ASSERT_EQ(handled, 300);
+  // The loop ends at 300; a tick due before the timer is disarmed still runs the handler (seen
+  // under load: 301). Every run is counted, so the checks below stay exact.
+  ASSERT_GE(handled, 300);
+  ASSERT_LE(handled, 310);
   auto p = er_print("-metrics i.alloc:i.leak:i.iowritecnt:i.iowritebytes -functions s.er");
   auto rows = parse_function_list(p.out);
   ASSERT_TRUE(rows.count("on_alarm")) << p.out;
