@@ -13,9 +13,11 @@ const char* const kUsage =
     "  -script file     run the commands in file\n"
     "  -command [args]  run one er_print command (e.g. -functions, -metrics e.%user, -limit 10)\n"
     "  -                read commands from standard input (interactive on a terminal)\n"
-    "  -V, -v           print the version\n"
+    "  -V, -v, --version  print the version\n"
     "  -json            print every report as a JSON object (same as -outformat json)\n"
-    "With no command, er_print is interactive. 'er_print -help x.er' lists the commands.";
+    "  --help           print this help\n"
+    "  --               ends the options: every later word is an experiment\n"
+    "With no command, er_print is interactive. 'er_print -help' lists the commands; see also man er_print.";
 
 namespace {
 
@@ -49,10 +51,25 @@ bool looks_like_experiment(const std::string& a) {
 Invocation parse_invocation(const std::vector<std::string>& args) {
   Invocation inv;
   size_t i = 0;
+  bool after_dashes = false;
   for (; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "-V" || a == "-v") {
+    if (a == "--") {
+      after_dashes = true;
+      ++i;
+      break;
+    } else if (a == "--help") {
+      inv.help = true;
+    } else if (a == "-V" || a == "-v" || a == "--version") {
       inv.version = true;
+    } else if (a.size() > 2 && a[0] == '-' && a[1] == '-') {
+      // GNU-style long spelling of a command (--functions): name the one meant.
+      std::string error;
+      const Command* c = find_command(a.substr(2), &error);
+      inv.error = c && c->name.rfind(a.substr(2), 0) == 0
+                      ? fmt::format("unknown option '{}' (did you mean '-{}'?)", a, c->name)
+                      : fmt::format("unknown option '{}'", a);
+      return inv;
     } else if (a == "-") {
       inv.actions.push_back({Action::Kind::Interactive, ""});
     } else if (a == "-json") {
@@ -92,7 +109,7 @@ Invocation parse_invocation(const std::vector<std::string>& args) {
     }
   }
   for (; i < args.size(); ++i) {
-    if (args[i].size() > 1 && args[i][0] == '-' && !looks_like_experiment(args[i])) {
+    if (!after_dashes && args[i].size() > 1 && args[i][0] == '-' && !looks_like_experiment(args[i])) {
       inv.error = fmt::format("'{}' comes after the experiment list; options and commands go before it", args[i]);
       return inv;
     }

@@ -39,6 +39,10 @@ rcfile::RcDefaults load_defaults() {
 int main(int argc, char** argv) {
   Invocation inv = parse_invocation(std::vector<std::string>(argv + 1, argv + argc));
   if (!inv.error.empty()) return fail(inv.error + "\n" + kUsage);
+  if (inv.help) {
+    fmt::print("{}\n", kUsage);
+    return 0;
+  }
   if (inv.version) {
     fmt::print("er_print: erkit {}\n", ERKIT_VERSION);
     if (inv.experiments.empty()) return 0;
