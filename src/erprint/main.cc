@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/progress.h"
 #include "common/version.h"
 #include "erprint/commands.h"
 #include "erprint/interactive.h"
@@ -57,6 +58,10 @@ int main(int argc, char** argv) {
     for (const auto& a : inv.actions) execute(s, a.text);
     return 0;
   }
+  // Progress on a terminal while loading (common/progress.h); none for JSON output.
+  common::Progress::set_tool("er_print");
+  for (const auto& a : inv.actions)
+    if (a.kind == Action::Kind::Command && a.text.rfind("outformat", 0) == 0 && a.text.find("json") != std::string::npos) common::Progress::disable();
   rcfile::RcDefaults rc = load_defaults();
   for (const auto& w : rc.warnings) fmt::print(stderr, "er_print: warning: {}\n", w);
   Session s(std::move(rc));
