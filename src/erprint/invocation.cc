@@ -27,7 +27,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 // An option word that starts a new action rather than being an argument.
 bool is_option(const std::string& a) {
-  if (a == "-" || a == "-script" || a == "-V" || a == "-v" || a == "-json") return true;
+  if (a == "-" || a == "--" || a == "-script" || a == "-V" || a == "-v" || a == "-json") return true;
   if (a.size() < 2 || a[0] != '-') return false;
   std::string error;
   return find_command(a.substr(1), &error) != nullptr;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/cli.h"
+#include "common/progress.h"
 #include "common/version.h"
 #include "exporters/exporters.h"
 #include "exporters/load.h"
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   std::string format, metrics, output;
   exporters::Options opts;
   if (int rc = common::handle_standard_options({"er_convert", kUsage, kOptions}, args); rc >= 0) return rc;
+  common::Progress::set_tool("er_convert");  // progress on a terminal while loading
   bool dashes = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
