@@ -128,13 +128,15 @@ TEST(CollectOptions, ValueTableMatchesParser) {
     auto r = parse_options({std::string("-") + v.letter});
     ASSERT_FALSE(r.options) << v.letter;
     EXPECT_NE(r.error.find("needs an argument"), std::string::npos) << r.error;
-    for (const auto& w : v.words) EXPECT_TRUE(parse_options({std::string("-") + v.letter, w, "-n", "./app"}).options ||
-                                              v.letter == 'j')
-        << v.letter << " " << w;
+    for (const auto& w : v.words) {
+      EXPECT_TRUE(parse_options({std::string("-") + v.letter, w, "-n", "./app"}).options) << v.letter << " " << w;
+    }
   }
-  for (const auto& name : option_names())
-    if (name.size() == 2 && letters.find(name[1]) == std::string::npos)
+  for (const auto& name : option_names()) {
+    if (name.size() == 2 && letters.find(name[1]) == std::string::npos) {
       EXPECT_TRUE(parse_options({name, "./app"}).options) << name;
+    }
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cli.h"
 #include "erprint/commands.h"
 #include "erprint/session.h"
 #include "reader/experiment.h"
@@ -10,13 +11,13 @@ namespace erkit::erprint {
 
 const char* const kUsage =
     "Usage: er_print [-script file | -command [args] | - | -V | -json] ... experiment-list\n"
-    "  -script file     run the commands in file\n"
-    "  -command [args]  run one er_print command (e.g. -functions, -metrics e.%user, -limit 10)\n"
-    "  -                read commands from standard input (interactive on a terminal)\n"
+    "  -script file       run the commands in file\n"
+    "  -command [args]    run one er_print command (e.g. -functions, -metrics e.%user, -limit 10)\n"
+    "  -                  read commands from standard input (interactive on a terminal)\n"
     "  -V, -v, --version  print the version\n"
-    "  -json            print every report as a JSON object (same as -outformat json)\n"
-    "  --help           print this help\n"
-    "  --               ends the options: every later word is an experiment\n"
+    "  -json              print every report as a JSON object (same as -outformat json)\n"
+    "  --help             print this help\n"
+    "  --                 ends the options: every later word is an experiment\n"
     "With no command, er_print is interactive. 'er_print -help' lists the commands; see also man er_print.";
 
 namespace {
@@ -68,7 +69,7 @@ Invocation parse_invocation(const std::vector<std::string>& args) {
       const Command* c = find_command(a.substr(2), &error);
       inv.error = c && c->name.rfind(a.substr(2), 0) == 0
                       ? fmt::format("unknown option '{}' (did you mean '-{}'?)", a, c->name)
-                      : fmt::format("unknown option '{}'", a);
+                      : common::unknown_option(a, {});  // --hepl: did you mean '--help'?
       return inv;
     } else if (a == "-") {
       inv.actions.push_back({Action::Kind::Interactive, ""});
