@@ -184,7 +184,7 @@ TEST_F(Conventions, CompletionOffersCommandsMetricsAndOptions) {
   // Metric keywords after -metrics and -sort, also after a ':'.
   EXPECT_EQ(complete(dir_, "_erkit_er_print", {"er_print", "-metrics", "e.us"}), std::set<std::string>{"e.user"});
   EXPECT_EQ(complete(dir_, "_erkit_er_print", {"er_print", "-sort", "i.user", ":", "e%sy"}),
-            std::set<std::string>{"e%sync", "e%syncn", "e%system"});
+            (std::set<std::string>{"e%sync", "e%syncn", "e%system"}));
   // collect: options, their values, counter names; after the program, nothing of collect's.
   std::set<std::string> opts = complete(dir_, "_erkit_collect", {"collect", "-"});
   for (const char* o : {"-p", "-H", "-F", "-o", "--help", "--version"}) EXPECT_TRUE(opts.count(o)) << o;
