@@ -3,7 +3,7 @@
 # The Debian package (cmake/Packaging.cmake): `cpack -G DEB` builds it, its dependencies are
 # the shared libraries the binaries need, `dpkg -i` installs it, and then `collect` found on
 # PATH profiles PROGRAM (tests/programs/work_ratio), `er_print` prints its functions, `man`
-# finds the pages, the completion and pkg-config file are in place; `dpkg -r` removes it all.
+# finds the pages, the completion and pkg-config file are in place; `dpkg -P` (remove and purge) leaves nothing.
 # Needs root and dpkg; skipped (77) otherwise, or when an erkit package is installed already
 # (it is never replaced). Runs of several build trees on one machine take turns (flock).
 set -euo pipefail
@@ -24,7 +24,7 @@ command -v dpkg >/dev/null && command -v dpkg-shlibdeps >/dev/null || skip "need
 tmp=$(mktemp -d /tmp/erkit-deb-test.XXXXXX)
 installed=0
 cleanup() {
-  if ((installed)); then dpkg -r erkit >"$tmp/remove.log" 2>&1 || cat "$tmp/remove.log" >&2; fi
+  if ((installed)); then dpkg -P erkit >"$tmp/remove.log" 2>&1 || cat "$tmp/remove.log" >&2; fi
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -52,7 +52,7 @@ for f in ./usr/bin/collect ./usr/bin/er_print ./usr/share/man/man1/collect.1 ./u
   grep -qF " $f" <<<"$contents" || fail "the package lacks $f"
 done
 
-dpkg -i "$deb" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log" >&2; dpkg -r erkit >/dev/null 2>&1 || true; fail "dpkg -i failed"; }
+dpkg -i "$deb" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log" >&2; dpkg -P erkit >/dev/null 2>&1 || true; fail "dpkg -i failed"; }
 installed=1
 
 cp "$program" "$tmp/prog"
@@ -70,7 +70,7 @@ done
 [[ $(man -w 3 collectorAPI) == /usr/share/man/man3/collectorAPI.3* ]] || fail "man does not find collectorAPI(3)"
 pkg-config --exists collectorAPI || fail "pkg-config does not find collectorAPI"
 
-dpkg -r erkit >"$tmp/remove.log" 2>&1 || { cat "$tmp/remove.log" >&2; fail "dpkg -r failed"; }
+dpkg -P erkit >"$tmp/remove.log" 2>&1 || { cat "$tmp/remove.log" >&2; fail "dpkg -P failed"; }
 installed=0
-[[ ! -e /usr/bin/collect ]] || fail "/usr/bin/collect is left after dpkg -r"
+[[ ! -e /usr/bin/collect ]] || fail "/usr/bin/collect is left after dpkg -P"
 echo "install_deb: OK ($(basename "$deb"), Depends: $depends)"
