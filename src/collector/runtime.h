@@ -29,6 +29,7 @@ struct Config {
   bool pause_signal_starts_recording;
   bool stop_after_exec;         // -x: raise SIGSTOP before main (founder only)
   bool dormant;                 // follows the lineage, records nothing
+  bool emulated;                // runs under qemu-user (collect ran an aarch64 program on x86-64)
 };
 
 struct Runtime {

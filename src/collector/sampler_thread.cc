@@ -86,7 +86,7 @@ void scan(ThreadState* self) {
   for (int i = 0; i < listing.n; ++i) {
     uint32_t tid = listing.tids[i];
     if (tid < kMaxTid) g_seen[tid / 64] |= uint64_t(1) << (tid % 64);
-    if (tid == self->tid || starts_pending) continue;
+    if (tid == self->tid || starts_pending || is_emulator_thread(tid)) continue;
     // Created since the collector started: all of its CPU time belongs to the experiment. A
     // slot claimed on the thread by an interposer does not make it profiled.
     ThreadState* ts = thread_find(tid);

@@ -2,9 +2,17 @@
 // libstdc++.so (operator<< on an ostream calls the stream buffer's virtual xsputn through
 // std::__ostream_insert) and C++ (std::sort with a lambda), built -O2 without frame pointers, on the main thread and on a worker thread
 // (unwind_thread_root). Nearly all the time is spent at the bottom. argv: [cpu-ms-per-thread]
+// On aarch64 every function here signs its return address (pointer authentication, pac-ret,
+// also in leaves): the unwinder must strip the signature (the aarch64 tests, docs/platforms.md).
+// main then reports whether the CPU really signed them (qemu's default CPU does).
+#if defined(__aarch64__)
+#pragma GCC target("branch-protection=pac-ret+leaf")
+#endif
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include <cstdio>
 
 #include <algorithm>
 #include <ostream>
@@ -100,8 +108,24 @@ extern "C" NOINLINE void* unwind_thread_root(void*) {
   return nullptr;
 }
 
+#if defined(__aarch64__)
+// The return address this function's frame record holds: signed if the CPU has pointer
+// authentication (the upper bits carry the signature), plain otherwise.
+extern "C" NOINLINE bool return_address_is_signed() {
+  auto* frame = static_cast<unsigned long long*>(__builtin_frame_address(0));
+  unsigned long long saved = frame[1];
+  unsigned long long plain = reinterpret_cast<unsigned long long>(__builtin_extract_return_addr(__builtin_return_address(0)));
+  KEEP();
+  return saved != plain && (saved & 0x0000ffffffffffffULL) == (plain & 0x0000ffffffffffffULL);
+}
+#endif
+
 int main(int argc, char** argv) {
   if (argc > 1) g_ms = atol(argv[1]);
+#if defined(__aarch64__)
+  std::fputs(return_address_is_signed() ? "return addresses: pac-signed\n" : "return addresses: plain\n", stdout);
+  std::fflush(stdout);
+#endif
   pthread_t t;
   pthread_create(&t, nullptr, unwind_thread_root, nullptr);
   run_chains();
