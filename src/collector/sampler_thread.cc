@@ -147,6 +147,11 @@ void* sampler_main(void*) {
 
 void microstates_start() {
   if (!clock_enabled() || __atomic_load_n(&g_running, __ATOMIC_ACQUIRE)) return;
+  if (g_rt.no_helper_threads) {
+    log_warning("microstates", "forked child under qemu-user: no sampler thread, no wait/lock/owait times "
+                "(docs/platforms.md)");
+    return;
+  }
   // Never faster than 10 ms: on this kernel (6.x, HZ=250) a thread that wakes more often than
   // the scheduler tick makes CPU-time timers of the other threads fire up to 5x less often
   // (measured: 17-43 instead of 93 signals per 300 ms of CPU at 1 ms), the program's own
