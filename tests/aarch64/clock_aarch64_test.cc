@@ -132,18 +132,26 @@ TEST_F(Aarch64, EveryThreadsCpuTimeMatchesWhatItMeasured) {
   }
   ASSERT_EQ(thread_user.size(), 5u) << read("truth.txt");
   ASSERT_GT(process_user, 0.2) << read("truth.txt");
-  // Each thread's hot function holds the CPU time the thread measured around it: ±5 % plus
-  // the samples at its two ends. (The main thread's own total also holds qemu's start-up
-  // before the collector started, ~30 ms here: not the experiment's.)
-  auto hot = read_seconds_by_name(dir_ + "/hot.txt");
-  ASSERT_EQ(hot.size(), 5u) << read("hot.txt");
-  for (const auto& [fn, t] : hot)
-    EXPECT_NEAR(at(rows, fn), t, 0.05 * t + sampling_margin(0, kTickHi)) << fn << "\n" << listing_;
-  // A worker's whole life is its hot function: the kernel's user time of each worker thread.
+  // A worker's whole life is its hot function: each worker thread's CPU time as the kernel
+  // accounted it, ±5 % plus the samples at the two ends.
   for (const auto& [name, user] : thread_user) {
     if (name == "main") continue;
     EXPECT_NEAR(at(rows, name), user, 0.05 * user + sampling_margin(0, kTickHi)) << name << "\n" << listing_;
   }
+  // Each hot function holds at least the CPU time its thread measured around it (-5 %). Under
+  // qemu a signal reaches the program only between translated blocks: while qemu itself works
+  // for the thread (translating code, creating the four threads) the timer's signal waits, and
+  // that CPU time goes with the next sample, in hot_main. So hot_main lies between its own time
+  // and the main thread's whole time (which also holds qemu's start-up before the collector).
+  auto hot = read_seconds_by_name(dir_ + "/hot.txt");
+  ASSERT_EQ(hot.size(), 5u) << read("hot.txt");
+  for (const auto& [fn, t] : hot)
+    EXPECT_GE(at(rows, fn), 0.95 * t - sampling_margin(0, kTickHi)) << fn << "\n" << listing_;
+  for (const auto& [fn, t] : hot) {
+    if (fn == "hot_main") continue;
+    EXPECT_LE(at(rows, fn), 1.05 * t + sampling_margin(0, kTickHi)) << fn << "\n" << listing_;
+  }
+  EXPECT_LE(at(rows, "hot_main"), 1.05 * thread_user["main"] + sampling_margin(0, kTickHi)) << listing_;
   // Every thread's samples are complete stacks: to _start or through the thread root.
   EXPECT_LT(at(rows, "<Unknown>", 2), 0.01 * at(rows, "<Total>")) << listing_;
   EXPECT_GE(at(rows, "worker", 2), 0.95 * (thread_user["hot_a"] + thread_user["hot_b"] + thread_user["hot_c"] +
