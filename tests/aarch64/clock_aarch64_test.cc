@@ -37,6 +37,20 @@ TEST_F(Aarch64, ProgramsAndCollectorAreBuiltForAarch64) {
   EXPECT_NE(log.find(" start "), std::string::npos) << log;
 }
 
+TEST_F(Aarch64, WithoutAnEmulatorCollectRefusesClearly) {
+  auto q = run("cd " + dir_ + " && ERKIT_QEMU=/nonexistent/qemu " + bin("collect") + " -o q.er " + arm_program("ratio123"));
+  EXPECT_NE(q.status, 0);
+  EXPECT_NE((q.out + q.err).find("ERKIT_QEMU=/nonexistent/qemu is not an executable file"), std::string::npos)
+      << q.out << q.err;
+  auto r = run("cd " + dir_ + " && QEMU_LD_PREFIX=/nonexistent/root " + bin("collect") + " -o r.er " +
+               arm_program("ratio123"));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE((r.out + r.err).find("sysroot /nonexistent/root does not exist"), std::string::npos) << r.out << r.err;
+  // Nothing was created for the refused runs.
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/q.er"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/r.er"));
+}
+
 TEST_F(Aarch64, OneTwoThreeRatioMatchesTheProgramsOwnCpuTime) {
   auto c = collect("-p hi " + arm_program("ratio123") + " 12000000 truth.txt");
   ASSERT_EQ(c.status, 0) << c.out << c.err;
