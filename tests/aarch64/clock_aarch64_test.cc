@@ -104,21 +104,23 @@ TEST_F(Aarch64, FramelessChainThroughQsortUnwindsToStart) {
   double total = at(rows, "<Total>");
   ASSERT_GT(total, 0.3) << listing_;
   // Every sample's stack went through qsort's and bsearch's callbacks (libc, no frame pointers),
-  // libstdc++.so's stream insertion and std::sort's lambda. (Under qemu the sorting around
-  // spin_leaf costs relatively more than natively: spin_leaf holds ~80 %, not > 90 %.)
-  for (const char* fn : {"cmp_a", "cmp_b", "chain_c"}) EXPECT_GT(at(rows, fn, 2), 0.9 * total) << fn << "\n" << listing_;
+  // libstdc++.so's stream insertion and std::sort's lambda. (Under qemu the code around
+  // spin_leaf, and the first run of any code, cost relatively more than natively: > 80 %
+  // here, where the native test asks > 90 %.)
+  for (const char* fn : {"cmp_a", "cmp_b", "chain_c"}) EXPECT_GT(at(rows, fn, 2), 0.8 * total) << fn << "\n" << listing_;
   EXPECT_GT(at(rows, "spin_leaf", 2), 0.5 * total) << listing_;
   double in_qsort = 0, in_libstdcxx = 0;
   for (const auto& [name, row] : rows) {
     if (name.find("qsort") != std::string::npos) in_qsort = std::max(in_qsort, row.values[2]);
     if (name.find("__ostream_insert") != std::string::npos) in_libstdcxx = std::max(in_libstdcxx, row.values[2]);
   }
-  EXPECT_GT(in_qsort, 0.9 * total) << listing_;
-  EXPECT_GT(in_libstdcxx, 0.9 * total) << listing_;
-  // Complete: the main thread's stacks end at _start, the worker's at the thread root (and the
-  // clone3 frame above it); nothing failed.
+  EXPECT_GT(in_qsort, 0.8 * total) << listing_;
+  EXPECT_GT(in_libstdcxx, 0.8 * total) << listing_;
+  // Complete: the main thread's stacks end at _start, the worker's at libc's thread start above
+  // its root; a failed walk would end in <Unknown>. Outside main and the root: libc's exit and
+  // thread start-up, which cost qemu a few % (translating them), natively nothing.
   double main_thread = at(rows, "main", 2), worker = at(rows, "unwind_thread_root", 2);
-  EXPECT_GE((main_thread + worker) / total, 0.99) << listing_;
+  EXPECT_GE((main_thread + worker) / total, 0.95) << listing_;
   EXPECT_GE(at(rows, "_start", 2), main_thread - 0.001) << listing_;
   EXPECT_GT(main_thread, 0.3 * total) << listing_;
   EXPECT_GT(worker, 0.3 * total) << listing_;
