@@ -1,5 +1,6 @@
 // Tracing and descendants of aarch64 programs under qemu-user: heap tracing's exact counts from
-// 16 threads (the interposers, stacks from unwind_from_here), and a forked child followed into
+// 16 threads (the interposers, stacks from unwind_from_here), I/O tracing's exact bytes and
+// calls, and a forked child followed into
 // its own experiment (the descendant machinery). exec'd descendants cannot run here: qemu-user
 // executes an exec'd aarch64 program only where binfmt_misc registers it (docs/platforms.md).
 #include "aarch64_fixture.h"
@@ -35,6 +36,24 @@ TEST_F(Aarch64, HeapTracingCountsExactlyFromManyThreads) {
   }
   EXPECT_EQ(handed, 16 * 100);
   EXPECT_EQ(churned, 16 * 2000);
+}
+
+// The I/O interposers: bytes and calls exact per file (tests/programs/trace_io.c's truth).
+TEST_F(Aarch64, IoTracingCountsBytesAndCallsExactly) {
+  auto c = collect("-i on -p off " + arm_program("trace_io"));
+  ASSERT_EQ(c.status, 0) << c.out << c.err;
+  auto p = er_print("-ioactivity test.1.er");
+  ASSERT_EQ(p.status, 0) << p.err;
+  auto rows = parse_function_list(p.out);
+  // Columns after the time: read bytes, reads, write bytes, writes, other calls, errors.
+  auto row = [&](const std::string& name) {
+    auto it = rows.find(name);
+    return it == rows.end() ? std::vector<double>{} : it->second.values;
+  };
+  EXPECT_EQ(row("io_a.dat"), (std::vector<double>{row("io_a.dat").empty() ? -1 : row("io_a.dat")[0], 4000, 11, 3900, 6, 7, 0}))
+      << p.out;
+  EXPECT_EQ(row("io_b.txt"), (std::vector<double>{row("io_b.txt").empty() ? -1 : row("io_b.txt")[0], 159, 16, 159, 20, 4, 0}))
+      << p.out;
 }
 
 TEST_F(Aarch64, ForkedChildIsFollowedIntoItsOwnExperiment) {
