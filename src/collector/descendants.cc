@@ -198,11 +198,15 @@ bool create_descendant_experiment(const DescendantPlan& p, const char* kind, con
                                   char* const argv[]) {
   char dir[4200], path[4300];
   descendant_dir(p, dir, sizeof dir);
-  if (!dir[0] || (mkdir(dir, 0755) != 0 && errno != EEXIST)) return false;
+  // The directory and its files follow the founder's mode (collect's umask), not the program's.
+  unsigned file_mode = experiment_file_mode(g_rt.config.founder_dir);
+  if (!dir[0] || (mkdir(dir, file_mode | ((file_mode & 0444) >> 2)) != 0 && errno != EEXIST)) return false;
   lock_dirs();
   bool ok = false;
+  int err = 0;
   if (join_path(path, sizeof path, dir, format::kLogFile)) {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW, file_mode);
+    err = errno;
     if (fd >= 0) {
       size_t n = 0;
       TextLine line;
@@ -225,11 +229,11 @@ bool create_descendant_experiment(const DescendantPlan& p, const char* kind, con
       ok = write(fd, g_header, n) == ssize_t(n);
       close(fd);
     } else {
-      ok = errno == EEXIST;
+      ok = err == EEXIST;
     }
   }
   if (ok && join_path(path, sizeof path, dir, format::kMapFile)) {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, file_mode);
     if (fd >= 0) {
       TextLine line;
       line.str(format::kMapMagic).chr(' ').udec(format::kFormatVersion);
@@ -238,7 +242,39 @@ bool create_descendant_experiment(const DescendantPlan& p, const char* kind, con
     }
   }
   unlock_dirs();
+  if (!ok) errno = err ? err : EIO;
   return ok;
+}
+
+namespace {
+// strerror may allocate (unknown numbers): the few reasons a directory cannot be created.
+const char* reason(int err) {
+  switch (err) {
+    case EACCES: return "permission denied";
+    case EPERM: return "operation not permitted";
+    case ENOENT: return "no such directory";
+    case EROFS: return "read-only file system";
+    case ENOSPC: return "no space left";
+    case EDQUOT: return "disk quota exceeded";
+    case ELOOP: return "symbolic link in the way";
+    default: return "cannot be created";
+  }
+}
+}  // namespace
+
+void warn_descendant_not_recorded(int log_fd, const DescendantPlan& p, const char* target, int err) {
+  if (log_fd < 0) return;
+  char dir[4200];
+  descendant_dir(p, dir, sizeof dir);
+  TextLine text;
+  text.str("descendant ").str(p.lineage).str(" (pid ").udec(uint64_t(getpid())).str(", uid ");
+  text.udec(uint64_t(geteuid())).str(", ").str(target && *target ? target : "?").str(") was followed but ");
+  text.str("could not create its experiment ").str(dir).str(": ").str(reason(err));
+  text.str(" (changed user or root directory?); it runs without recording");
+  TextLine line;
+  line.event(g_rt.active ? now_ns() : 0, "warning").kv("code", "descendant_not_recorded");
+  line.kv_quoted("lineage", p.lineage).kv_quoted("text", text.data());
+  line.write_to(log_fd);
 }
 
 void descendant_log_event(const DescendantPlan& p, const char* event, int err) {
@@ -288,6 +324,10 @@ void parent_after_fork(const ForkState& f, const char* kind, pid_t pid, int err)
 
 // In the child, single-threaded: its own experiment, or dormant, or nothing.
 void child_after_fork(const ForkState& f) {
+  // The parent's log stays open until forgotten: a child that cannot create its own experiment
+  // (the program changed its user or root directory before forking) says so there.
+  int parent_log =
+      g_rt.log_fd >= 0 && f.plan.follow && f.plan.selected ? fcntl(g_rt.log_fd, F_DUPFD_CLOEXEC, 900) : -1;
   runtime_forget_parent_after_fork();
   g_rt.pid = int(getpid());
   g_forks = g_execs = g_combos = 0;
@@ -296,15 +336,22 @@ void child_after_fork(const ForkState& f) {
   strcpy(c.lineage, f.plan.lineage);
   g_rt.tracking = true;
   c.dormant = !f.plan.selected;
-  if (c.dormant) return;
+  if (c.dormant) {
+    if (parent_log >= 0) close(parent_log);
+    return;
+  }
   char exe[1024];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
+  errno = 0;
   if (!join_path(c.experiment_dir, sizeof c.experiment_dir, c.founder_dir, c.lineage, ".er") ||
       !create_descendant_experiment(f.plan, "fork", exe, nullptr) || !runtime_start_experiment()) {
+    warn_descendant_not_recorded(parent_log, f.plan, exe, errno ? errno : EIO);
+    if (parent_log >= 0) close(parent_log);
     c.dormant = true;
     return;
   }
+  if (parent_log >= 0) close(parent_log);
   if (!f.was_recording) collection_pause("inherited");
 }
 
@@ -460,8 +507,15 @@ int do_exec(ExecVia via, const char* file, int fd, char* const argv[], char* con
     if (!env_has_collector(envp)) return call_exec(via, file, fd, argv, envp);
     return exec_with(EnvMode::kStrip, "", via, file, fd, argv, envp);
   }
-  if (p.selected && !create_descendant_experiment(p, "exec", target, argv)) p.selected = false;
-  log_descendant(p, "exec", 0, 0, target);
+  if (p.selected && !create_descendant_experiment(p, "exec", target, argv)) {
+    // Followed, but its experiment cannot exist (changed user or root directory): say so, and
+    // let the new image run dormant (its own descendants keep their names).
+    warn_descendant_not_recorded(g_rt.active ? g_rt.log_fd : -1, p, target, errno);
+    log_descendant(p, "exec", 0, 0, target);
+    p.selected = false;
+  } else {
+    log_descendant(p, "exec", 0, 0, target);
+  }
   runtime_before_exec();
   int rc = exec_with(p.selected ? EnvMode::kFollow : EnvMode::kDormant, p.lineage, via, file, fd, argv, envp);
   int err = errno;
