@@ -7,7 +7,10 @@
 #include <sched.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -107,6 +110,25 @@ bool is_static_elf(const char* path) {
   close(fd);
   return is_static;
 }
+
+// A program the dynamic loader runs in secure mode (set-user-ID or set-group-ID to someone
+// else, or with file capabilities, where the mount and no_new_privs let them act): it ignores
+// LD_PRELOAD there, so the collector never starts in it.
+bool loader_ignores_preload(const char* path) {
+  if (!path || !strchr(path, '/')) return false;
+  struct stat st;
+  struct statvfs vfs;
+  if (stat(path, &st) != 0 || (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_NOSUID)) ||
+      prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
+    return false;
+  if ((st.st_mode & S_ISUID) && st.st_uid != getuid()) return true;
+  if ((st.st_mode & S_ISGID) && st.st_gid != getgid()) return true;
+  return getxattr(path, "security.capability", nullptr, 0) >= 0;
+}
+
+constexpr const char* kSecureModeText =
+    "is a set-user-ID, set-group-ID or capability program: the dynamic loader ignores the collector in it "
+    "(secure mode), so it runs without recording";
 
 // Appends `line` (with its newline) to the header buffer.
 bool header_add(size_t* n, const char* line, size_t len) {
@@ -225,6 +247,11 @@ bool create_descendant_experiment(const DescendantPlan& p, const char* kind, con
         line.kv_quoted("text", "the program is statically linked: the collector cannot be preloaded into it, "
                                "so this experiment holds no data");
         header_add(&n, line.data(), line.size());
+      } else if (loader_ignores_preload(target)) {
+        TextLine text;
+        text.str("the program ").str(kSecureModeText).str("; this experiment holds no data");
+        line.event(0, "warning").kv("code", "secure_mode_target").kv_quoted("text", text.data());
+        header_add(&n, line.data(), line.size());
       }
       ok = write(fd, g_header, n) == ssize_t(n);
       close(fd);
@@ -262,8 +289,25 @@ const char* reason(int err) {
 }
 }  // namespace
 
+namespace {
+// A warning about descendant `p`: in its parent's log (`log_fd`) and, when the parent is itself
+// a descendant, in the founder's log too (best effort: a process that changed its user or root
+// directory may not reach it by path).
+void family_warning(int log_fd, const DescendantPlan& p, const char* text) {
+  TextLine line;
+  line.event(g_rt.active ? now_ns() : 0, "warning").kv("code", "descendant_not_recorded");
+  line.kv_quoted("lineage", p.lineage).kv_quoted("text", text);
+  if (log_fd >= 0) line.write_to(log_fd);
+  char path[4200];
+  if (!p.parent_lineage[0] || !join_path(path, sizeof path, g_rt.config.founder_dir, format::kLogFile)) return;
+  int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return;
+  line.write_to(fd);
+  close(fd);
+}
+}  // namespace
+
 void warn_descendant_not_recorded(int log_fd, const DescendantPlan& p, const char* target, int err) {
-  if (log_fd < 0) return;
   char dir[4200];
   descendant_dir(p, dir, sizeof dir);
   TextLine text;
@@ -271,10 +315,7 @@ void warn_descendant_not_recorded(int log_fd, const DescendantPlan& p, const cha
   text.udec(uint64_t(geteuid())).str(", ").str(target && *target ? target : "?").str(") was followed but ");
   text.str("could not create its experiment ").str(dir).str(": ").str(reason(err));
   text.str(" (changed user or root directory?); it runs without recording");
-  TextLine line;
-  line.event(g_rt.active ? now_ns() : 0, "warning").kv("code", "descendant_not_recorded");
-  line.kv_quoted("lineage", p.lineage).kv_quoted("text", text.data());
-  line.write_to(log_fd);
+  family_warning(log_fd, p, text.data());
 }
 
 void descendant_log_event(const DescendantPlan& p, const char* event, int err) {
@@ -515,6 +556,11 @@ int do_exec(ExecVia via, const char* file, int fd, char* const argv[], char* con
     p.selected = false;
   } else {
     log_descendant(p, "exec", 0, 0, target);
+    if (p.selected && loader_ignores_preload(target)) {
+      TextLine text;
+      text.str("descendant ").str(p.lineage).str(" (").str(target).str(") ").str(kSecureModeText);
+      family_warning(g_rt.active ? g_rt.log_fd : -1, p, text.data());
+    }
   }
   runtime_before_exec();
   int rc = exec_with(p.selected ? EnvMode::kFollow : EnvMode::kDormant, p.lineage, via, file, fd, argv, envp);

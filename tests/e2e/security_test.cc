@@ -257,6 +257,20 @@ TEST_F(Security, DescendantThatChangedUserOrRootWarnsInTheFoundersLog) {
                        ": no such directory"),
             std::string::npos)
       << h.out;
+  // A set-user-ID program (of nobody, exec'd by root): the loader ignores the collector in it.
+  fs::copy_file(program("sec_drop_fork"), path("setid_prog"));
+  ASSERT_EQ(chown(path("setid_prog").c_str(), 65534, 65534), 0);
+  ASSERT_EQ(chmod(path("setid_prog").c_str(), 04755), 0);
+  c = collect("-F on " + program("sec_drop_fork") + " exec " + path("setid_prog"));
+  ASSERT_EQ(c.status, 0) << c.err;
+  h = er_print("-header test.3.er");
+  EXPECT_NE(h.out.find("descendant _f1_x1 (" + path("setid_prog") + ") is a set-user-ID, set-group-ID or capability "
+                       "program: the dynamic loader ignores the collector in it (secure mode), so it runs without "
+                       "recording"),
+            std::string::npos)
+      << h.out;
+  h = er_print("-header test.3.er/_f1_x1.er");
+  EXPECT_NE(h.out.find("this experiment holds no data"), std::string::npos) << h.out;
 }
 
 }  // namespace
