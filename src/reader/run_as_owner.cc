@@ -33,7 +33,10 @@ bool run_as_owner(const Owner& owner, const std::function<std::string()>& work, 
     groups.resize(size_t(n));
     if (getgrouplist(pw->pw_name, owner.gid, groups.data(), &n) < 0) {
       groups.resize(size_t(n));
-      if (getgrouplist(pw->pw_name, owner.gid, groups.data(), &n) < 0) n = 1, groups[0] = owner.gid;
+      if (getgrouplist(pw->pw_name, owner.gid, groups.data(), &n) < 0) {
+        n = 1;
+        groups[0] = owner.gid;
+      }
     }
     groups.resize(size_t(n));
   }
