@@ -10,6 +10,7 @@
 #include "erprint/interactive.h"
 #include "erprint/invocation.h"
 #include "erprint/session.h"
+#include "common/terminal_text.h"
 #include "rcfile.h"
 
 using namespace erkit;
@@ -18,7 +19,7 @@ using namespace erkit::erprint;
 namespace {
 
 int fail(const std::string& m) {
-  fmt::print(stderr, "er_print: {}\n", m);
+  fmt::print(stderr, "er_print: {}\n", common::printable(m));
   return 1;
 }
 
@@ -54,14 +55,14 @@ int main(int argc, char** argv) {
     return 0;
   }
   rcfile::RcDefaults rc = load_defaults();
-  for (const auto& w : rc.warnings) fmt::print(stderr, "er_print: warning: {}\n", w);
+  for (const auto& w : rc.warnings) fmt::print(stderr, "er_print: warning: {}\n", common::printable(w));
   Session s(std::move(rc));
   for (const auto& e : inv.experiments) {
     std::string error;
     if (!s.load(e, &error)) return fail(error);
   }
   s.finish_loading();
-  for (const auto& w : s.warnings) fmt::print(stderr, "er_print: warning: {}\n", w);
+  for (const auto& w : s.warnings) fmt::print(stderr, "er_print: warning: {}\n", common::printable(w));
   int status = 0;
   if (inv.actions.empty()) inv.actions.push_back({Action::Kind::Interactive, ""});
   for (const auto& a : inv.actions) {
@@ -76,7 +77,7 @@ int main(int argc, char** argv) {
       case Action::Kind::Script: {
         std::string error;
         if (!run_script_file(s, a.text, &error)) {
-          fmt::print(stderr, "er_print: {}\n", error);
+          fmt::print(stderr, "er_print: {}\n", common::printable(error));
           status = 1;
         }
         break;

@@ -10,13 +10,23 @@
 #include <sstream>
 
 #include "format/experiment_format.h"
+#include "reader/text_file.h"
 
 namespace erkit::reader {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<char> read_all(const std::string& path) {
+// The whole of a binary file, if it is a regular file of at most max_bytes (a 100 GiB sparse
+// file in a damaged experiment would otherwise end in std::bad_alloc).
+std::vector<char> read_all(const std::string& path, uint64_t max_bytes, bool* too_big) {
+  struct stat sb;
+  *too_big = false;
+  if (stat(path.c_str(), &sb) != 0 || !S_ISREG(sb.st_mode)) return {};
+  if (uint64_t(sb.st_size) > max_bytes) {
+    *too_big = true;
+    return {};
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return {};
   return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -24,12 +34,10 @@ std::vector<char> read_all(const std::string& path) {
 
 // "START SIZE name" per line, hex without 0x (the perf convention for JIT symbol files).
 void read_jit_map(Experiment& e, const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
+  auto r = read_text_lines(path, [&](std::string_view text, uint64_t) {
+    std::istringstream ls{std::string(text)};
     std::string start, size;
-    if (!(ls >> start >> size)) continue;
+    if (!(ls >> start >> size)) return;
     std::string name;
     std::getline(ls, name);
     size_t b = name.find_first_not_of(' ');
@@ -38,14 +46,15 @@ void read_jit_map(Experiment& e, const std::string& path) {
     char* end2 = nullptr;
     uint64_t vaddr = std::strtoull(start.c_str(), &end1, 16);
     uint64_t sz = std::strtoull(size.c_str(), &end2, 16);
-    if (*end1 || *end2 || !sz || name.empty()) continue;
+    if (*end1 || *end2 || !sz || name.empty()) return;
     DynamicFunction f;
     f.name = name;
     f.vaddr = vaddr;
     f.size = sz;
     f.from_jit_map = true;
     e.dynamic_functions.push_back(std::move(f));
-  }
+  });
+  if (std::string d = r.damage(); !d.empty()) e.problems.push_back({format::kJitMapFile, d});
 }
 
 }  // namespace
@@ -130,7 +139,10 @@ bool read_dynamic_map_event(Experiment& e, const common::TextEvent& ev) {
 }
 
 void read_dynamic_code(Experiment& e) {
-  std::vector<char> data = read_all(e.path + "/" + format::kDyntextFile);
+  bool too_big = false;
+  std::vector<char> data = read_all(e.path + "/" + format::kDyntextFile, kMaxTextBytes, &too_big);
+  if (too_big)
+    e.problems.push_back({format::kDyntextFile, fmt::format("damaged: larger than {} MiB; not read", kMaxTextBytes >> 20)});
   size_t off = 0;
   while (off + sizeof(format::DyntextHeader) <= data.size()) {
     format::DyntextHeader h;
