@@ -28,14 +28,15 @@ std::string TextFileResult::damage() const {
   if (long_lines > 1)
     add(fmt::format("{} lines longer than {} MiB were skipped (the first is line {})", long_lines,
                     kMaxTextLine >> 20, first_long_line));
-  if (cut) add(fmt::format("damaged: {} bytes, more than any real experiment writes; only the first {} MiB were read",
-                           size, kMaxTextBytes >> 20));
+  if (cut) add(fmt::format("damaged: {} bytes, more than any real experiment writes; only the first {} bytes were read",
+                           size, limit));
   return out;
 }
 
 TextFileResult read_text_lines(const std::string& path, const std::function<void(std::string_view, uint64_t)>& fn,
                                uint64_t max_bytes) {
   TextFileResult r;
+  r.limit = max_bytes;
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     r.error = errno;
@@ -72,7 +73,8 @@ TextFileResult read_text_lines(const std::string& path, const std::function<void
   };
   while (true) {
     // A hole reads as zeros, which no text line holds: skip it without reading it, and count
-    // the line it falls in as damaged. ENXIO: only holes up to the end.
+    // the line it falls in as damaged. ENXIO: only holes up to the end. File systems without
+    // SEEK_DATA (EINVAL) are read as they are.
     off_t data = lseek(fd, off_t(pos), SEEK_DATA);
     if (data < 0 && errno == ENXIO) {
       if (pos < r.size) r.hole_bytes += r.size - pos, in_hole();
@@ -82,16 +84,15 @@ TextFileResult read_text_lines(const std::string& path, const std::function<void
       r.hole_bytes += uint64_t(data) - pos;
       in_hole();
       pos = uint64_t(data);
-      if (lseek(fd, data, SEEK_SET) < 0) break;
-    } else if (data < 0 && lseek(fd, off_t(pos), SEEK_SET) < 0) {
-      break;  // SEEK_DATA unsupported and cannot seek: nothing more can be read safely
     }
     if (read_bytes >= max_bytes) {
       r.cut = true;
       break;
     }
-    size_t want = size_t(std::min<uint64_t>(buf.size(), max_bytes - read_bytes));
-    ssize_t n = read(fd, buf.data(), want);
+    uint64_t want = std::min<uint64_t>(buf.size(), max_bytes - read_bytes);
+    off_t hole = lseek(fd, off_t(pos), SEEK_HOLE);  // read no further than the next hole
+    if (hole > off_t(pos)) want = std::min<uint64_t>(want, uint64_t(hole) - pos);
+    ssize_t n = pread(fd, buf.data(), size_t(want), off_t(pos));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     pos += uint64_t(n);

@@ -26,6 +26,7 @@ struct TextFileResult {
   uint64_t long_lines = 0, first_long_line = 0;  // over kMaxTextLine, skipped
   uint64_t hole_bytes = 0;  // zero-filled holes skipped without reading
   bool cut = false;         // stopped at the byte limit
+  uint64_t limit = 0;       // that limit
   // Why the file could not be opened ("missing", "permission denied", ...), for messages.
   std::string open_problem() const;
   // The damage found while reading (holes, overlong lines, the byte limit), "" if none.
