@@ -219,7 +219,7 @@ std::string recorded_kind(const RunLog& l, format::DataKind kind) {
     return f == it->second.end() ? std::string() : f->second;
   };
   switch (kind) {
-    case format::DataKind::kStacks: return l.settings.empty() ? "" : "call stacks";
+    // stacks: events without their stacks are reported below, with their count.
     case format::DataKind::kProfile: {
       std::string v = get("clock", "interval_ns");
       return !v.empty() && v != "0" ? "clock profiling" : "";

@@ -133,6 +133,7 @@ TEST_F(ErPrintTty, LibeditCommandKeysDoNotReachItsParser) {
     ASSERT_TRUE(p.started());
     p.drain(300);
     p.type(keys);
+    p.type("\"\r");  // the quote, now typed as text, opened an argument: close it
     p.type("version\r");
     p.type("quit\r");
     int st = p.finish(200);
