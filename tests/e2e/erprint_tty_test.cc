@@ -143,12 +143,12 @@ TEST_F(ErPrintTty, LibeditCommandKeysDoNotReachItsParser) {
 }
 
 TEST_F(ErPrintTty, RandomBytesOnATerminalNeverCrash) {
-  // 16 sessions of 400 random bytes each, less the keys that make the terminal signal or stop
+  // 12 sessions of 400 random bytes each, less the keys that make the terminal signal or stop
   // er_print (Ctrl-C, Ctrl-Z, Ctrl-\) or pause output (Ctrl-S, Ctrl-O) and end of input (Ctrl-D);
   // then the terminal is closed. ESC x and ':' appear often: every byte of 0..255 is possible.
   std::mt19937 rng(13);
   int crashes = 0;
-  for (int round = 0; round < 16; ++round) {
+  for (int round = 0; round < 12; ++round) {
     std::string bytes;
     while (bytes.size() < 400) {
       unsigned char c = static_cast<unsigned char>(rng());
