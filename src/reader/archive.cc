@@ -1,5 +1,6 @@
 #include "reader/archive.h"
 
+
 #include <elf.h>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include "format/experiment_format.h"
 #include "reader/experiment.h"
 #include "reader/run_as_owner.h"
+#include "reader/text_file.h"
 
 namespace erkit::reader {
 namespace {
@@ -102,17 +104,16 @@ std::string on_host(const std::string& sysroot, const std::string& path) {
 
 // (path, build-id) of every object in an experiment's map.
 void map_objects(const std::string& experiment, std::set<std::pair<std::string, std::string>>* out) {
-  std::ifstream in(experiment + "/" + format::kMapFile);
-  std::string line;
-  while (std::getline(in, line)) {
+  // Bounded reading: the map of a damaged experiment may be a 100 GiB hole (issue 10).
+  read_text_lines(experiment + "/" + format::kMapFile, [&](std::string_view line, uint64_t) {
     auto ev = common::parse_text_event(line);
-    if (!ev || ev->name != "load") continue;
+    if (!ev || ev->name != "load") return;
     std::string path = ev->get("path");
-    if (path.empty() || path[0] != '/') continue;  // kept inside the experiment (the vDSO)
+    if (path.empty() || path[0] != '/') return;  // kept inside the experiment (the vDSO)
     std::string bid = ev->get("buildid");
     if (bid == "-") bid.clear();
     out->emplace(path, bid);
-  }
+  });
 }
 
 // Writes `data` as `name` in the directory `dirfd`: a new file (no link followed, nothing
@@ -282,6 +283,9 @@ std::vector<ArchiveEntry> read_archives(const std::string& dir) {
   for (const auto& d : fs::directory_iterator(dir, ec)) {
     std::string name = d.path().filename().string();
     if (name.size() < 9 || name.substr(name.size() - 8) != ".archive") continue;
+    // An entry is a few lines: anything else (a FIFO, a 100 GiB hole) is not read (issue 10).
+    std::error_code fec;
+    if (!d.is_regular_file(fec) || d.file_size(fec) > 65536 || fec) continue;
     std::ifstream in(d.path());
     std::string line;
     if (!std::getline(in, line) || line != kArchiveMagic) continue;
@@ -359,13 +363,12 @@ ArchiveReport write_archives_here(const std::string& founder, const ArchiveOptio
   // Archiving elsewhere than where the experiment was recorded records other files.
   std::string recorded_host, sysroot;
   {
-    std::ifstream log(founder + "/" + format::kLogFile);
-    std::string line;
-    while (recorded_host.empty() && std::getline(log, line)) {
+    read_text_lines(founder + "/" + format::kLogFile, [&](std::string_view line, uint64_t) {
+      if (!recorded_host.empty()) return;
       auto ev = common::parse_text_event(line);
       if (ev && ev->name == "start") recorded_host = ev->get("host");
       if (ev && ev->name == "setting" && ev->get("name") == "emulation") sysroot = ev->get("sysroot");
-    }
+    });
   }
   auto regular_in_dir = [&](const std::string& name) {
     struct stat st;

@@ -11,11 +11,23 @@
 #include <sstream>
 
 #include "format/experiment_format.h"
+#include "reader/text_file.h"
 
 namespace erkit::reader {
 namespace {
 
-std::vector<char> read_all(const std::string& path) {
+namespace fs = std::filesystem;
+
+// The whole of a binary file, if it is a regular file of at most max_bytes (a 100 GiB sparse
+// file in a damaged experiment would otherwise end in std::bad_alloc).
+std::vector<char> read_all(const std::string& path, uint64_t max_bytes, bool* too_big) {
+  struct stat sb;
+  *too_big = false;
+  if (stat(path.c_str(), &sb) != 0 || !S_ISREG(sb.st_mode)) return {};
+  if (uint64_t(sb.st_size) > max_bytes) {
+    *too_big = true;
+    return {};
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return {};
   return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -161,7 +173,10 @@ bool read_dynamic_map_event(Experiment& e, const common::TextEvent& ev) {
 }
 
 void read_dynamic_code(Experiment& e) {
-  std::vector<char> data = read_all(e.path + "/" + format::kDyntextFile);
+  bool too_big = false;
+  std::vector<char> data = read_all(e.path + "/" + format::kDyntextFile, kMaxTextBytes, &too_big);
+  if (too_big)
+    e.problems.push_back({format::kDyntextFile, fmt::format("damaged: larger than {} MiB; not read", kMaxTextBytes >> 20)});
   size_t off = 0;
   while (off + sizeof(format::DyntextHeader) <= data.size()) {
     format::DyntextHeader h;
