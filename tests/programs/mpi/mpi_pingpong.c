@@ -1,0 +1,37 @@
+/* Ping-pong of N small messages between ranks 0 and 1 (bench/mpi_trace_cost.sh): the cost of
+ * tracing an MPI call is the difference of its run time with and without collect -m on.
+ *
+ *   mpi_pingpong N BYTES
+ *
+ * Rank 0 prints "calls=<MPI calls of the loop> seconds=<wall time of the loop>". */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+int main(int argc, char** argv) {
+  long n = argc > 1 ? atol(argv[1]) : 100000;
+  int bytes = argc > 2 ? atoi(argv[2]) : 8;
+  MPI_Init(&argc, &argv);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  char buf[1024] = {0};
+  if (bytes > (int)sizeof buf) bytes = sizeof buf;
+  MPI_Barrier(MPI_COMM_WORLD);
+  struct timespec a, b;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  for (long i = 0; i < n; ++i) {
+    if (rank == 0) {
+      MPI_Send(buf, bytes, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+      MPI_Recv(buf, bytes, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+      MPI_Recv(buf, bytes, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf, bytes, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+    }
+  }
+  clock_gettime(CLOCK_MONOTONIC, &b);
+  if (rank == 0)
+    printf("calls=%ld seconds=%.6f\n", 2 * n, (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9);
+  MPI_Finalize();
+  return 0;
+}
