@@ -70,7 +70,7 @@ TEST_F(MpiTrace, RingAndAllreduceCountsAreExactPerRankAndInTotal) {
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   // Per rank (G = 4): K ring sends of B bytes, and the Allreduce of N = 8*16 bytes counted as G
   // packets of N bytes each way; Barrier, Init and Finalize are the other calls.
-  const uint64_t sends = kMessages + kRanks, bytes = kMessages * kBytes + kRanks * 8 * kDoubles * kRanks;
+  const uint64_t sends = kMessages + kRanks, bytes = kMessages * kBytes + kRanks * 8 * kDoubles;
   std::string group = read("ring.erg");
   for (int rank = 0; rank < kRanks; ++rank) {
     std::string name = fmt::format("ring.{}.er", rank);
@@ -111,7 +111,7 @@ TEST_F(MpiTrace, RingAndAllreduceCountsAreExactPerRankAndInTotal) {
   auto rows = parse_function_list(text.out);
   ASSERT_TRUE(rows.count("MPI_Send")) << text.out;
   EXPECT_EQ(rows["MPI_Send"].values.at(0), double(kRanks * kMessages));
-  auto ranks = er_print("rank_list ring.erg");
+  auto ranks = er_print("-rank_list ring.erg");
   ASSERT_EQ(ranks.status, 0) << ranks.err;
   for (int rank = 0; rank < kRanks; ++rank)
     EXPECT_TRUE(std::regex_search(ranks.out, std::regex(fmt::format(R"(\n {{3}}{} )", rank)))) << ranks.out;
@@ -150,6 +150,50 @@ TEST_F(MpiTrace, SlowRankShowsAsTheOthersMpiTime) {
     EXPECT_GE(double(s.mpi_ns), 0.9 * behind) << "rank " << rank;
   }
   EXPECT_LT(slow_wait, fast_min / 2) << "the slow rank should hardly wait";
+}
+
+TEST_F(MpiTrace, LauncherFollowedIntoTheRanks) {
+  // collect -m on mpirun ...: the ranks are descendants of mpirun (-m on implies -F on).
+  auto r = run(fmt::format("cd {} && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 {} -m on "
+                           "-o job.1.er mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np 2 "
+                           "{} 3 100 4 10 -1",
+                           dir_, bin("collect"), program("mpi_ring")));
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  auto founder = open("job.1.er");
+  ASSERT_TRUE(founder);
+  std::map<int64_t, Sums> by_rank;
+  for (const auto& d : std::filesystem::recursive_directory_iterator(path("job.1.er"))) {
+    if (!d.is_directory() || d.path().extension() != ".er") continue;
+    auto e = reader::open_experiment(d.path().string());
+    ASSERT_TRUE(e.experiment) << e.error;
+    if (e.experiment->log.mpi_rank >= 0) by_rank[e.experiment->log.mpi_rank] = sums(*e.experiment);
+  }
+  ASSERT_EQ(by_rank.size(), 2u) << "ranks found as descendants of mpirun";
+  for (const auto& [rank, s] : by_rank) {
+    EXPECT_EQ(s.sends, 3u + 2u) << rank;                 // 3 ring messages, Allreduce with G = 2
+    EXPECT_EQ(s.bytes_sent, 3u * 100u + 2u * 32u) << rank;  // 4 doubles = 32 bytes, G packets
+    EXPECT_EQ(s.receives, 3u + 2u) << rank;
+  }
+  auto ranks = er_print("-json -rank_list job.1.er");
+  ASSERT_EQ(ranks.status, 0) << ranks.err;
+  EXPECT_NE(ranks.out.find(R"("rank":0,)"), std::string::npos) << ranks.out;
+  EXPECT_NE(ranks.out.find(R"("rank":1,)"), std::string::npos) << ranks.out;
+}
+
+TEST_F(MpiTrace, RanksOnSeparateDirectoriesAnalysedTogether) {
+  // As on two nodes with node-local directories: each rank writes under its own -d, the
+  // experiments are analysed together afterwards.
+  std::filesystem::create_directories(path("node0"));
+  std::filesystem::create_directories(path("node1"));
+  auto r = mpirun(2, fmt::format("sh -c '{} -m on -d node$((OMPI_COMM_WORLD_RANK % 2)) {} 2 10 1 5 -1'",
+                                 bin("collect"), program("mpi_ring")));
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  ASSERT_TRUE(exists("node0/test.0.er"));
+  ASSERT_TRUE(exists("node1/test.1.er"));
+  auto all = er_print(fmt::format("-json -metrics {} -functions node0/test.0.er node1/test.1.er", kMpiMetrics));
+  ASSERT_EQ(all.status, 0) << all.err;
+  // Per rank: 2 ring sends of 10 bytes, Allreduce of 8 bytes with G = 2 (2 packets of 8 bytes).
+  EXPECT_EQ(total_row(all.out), (std::vector<int64_t>{2 * 4, 2 * 36, 2 * 4, 2 * 36, 2 * 3})) << all.out;
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 /* Ping-pong of N small messages between ranks 0 and 1 (bench/mpi_trace_cost.sh): the cost of
  * tracing an MPI call is the difference of its run time with and without collect -m on.
  *
- *   mpi_pingpong N BYTES
+ *   mpi_pingpong N BYTES          ranks 0 and 1 exchange N messages each way
+ *   mpi_pingpong N BYTES iprobe   every rank calls MPI_Iprobe N times (no partner, no waiting:
+ *                                 the tracer's own cost without the scheduler's noise)
  *
  * Rank 0 prints "calls=<MPI calls of the loop> seconds=<wall time of the loop>". */
 #include <mpi.h>
@@ -20,7 +22,12 @@ int main(int argc, char** argv) {
   MPI_Barrier(MPI_COMM_WORLD);
   struct timespec a, b;
   clock_gettime(CLOCK_MONOTONIC, &a);
-  for (long i = 0; i < n; ++i) {
+  int iprobe = argc > 3 && argv[3][0] == 'i';
+  for (long i = 0; i < n && iprobe; ++i) {
+    int flag;
+    MPI_Iprobe(MPI_ANY_SOURCE, 12345, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  }
+  for (long i = 0; i < n && !iprobe; ++i) {
     if (rank == 0) {
       MPI_Send(buf, bytes, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
       MPI_Recv(buf, bytes, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -31,7 +38,7 @@ int main(int argc, char** argv) {
   }
   clock_gettime(CLOCK_MONOTONIC, &b);
   if (rank == 0)
-    printf("calls=%ld seconds=%.6f\n", 2 * n, (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9);
+    printf("calls=%ld seconds=%.6f\n", iprobe ? n : 2 * n, (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9);
   MPI_Finalize();
   return 0;
 }
