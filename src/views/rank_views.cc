@@ -32,6 +32,10 @@ std::vector<RankRow> rank_rows(const model::Profile& p, const selection::Selecti
     }
     rows.push_back(r);
   }
+  // Once some process is an MPI rank, the others (the launcher, helper processes followed as
+  // descendants) are left out.
+  if (std::any_of(rows.begin(), rows.end(), [](const RankRow& r) { return r.rank >= 0; }))
+    std::erase_if(rows, [](const RankRow& r) { return r.rank < 0; });
   std::stable_sort(rows.begin(), rows.end(), [](const RankRow& a, const RankRow& b) {
     return (a.rank < 0 ? INT64_MAX : a.rank) < (b.rank < 0 ? INT64_MAX : b.rank);
   });

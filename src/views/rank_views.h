@@ -20,7 +20,8 @@ struct RankRow {
   uint64_t outside_ns() const { return elapsed_ns > mpi_ns ? elapsed_ns - mpi_ns : 0; }
 };
 
-// The selected experiments, by rank (experiments without a rank last, by ID).
+// The selected experiments, by rank: those with a rank if there are any (not the launcher
+// and its helpers), else all of them.
 std::vector<RankRow> rank_rows(const model::Profile& p, const selection::SelectionState& sel);
 std::string render_rank_list(const model::Profile& p, const selection::SelectionState& sel);
 json::Value rank_list_json(const model::Profile& p, const selection::SelectionState& sel);

@@ -2,11 +2,13 @@
 // own experiment (test.M.er / group.M.er); exact send/receive counts and bytes per rank and in
 // total by the manual's accounting (seed-spec §2.5); a rank that computes 3x longer shows up as
 // the other ranks' MPI time. mpirun runs as root in CI: --allow-run-as-root --oversubscribe.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 
 #include "collect_fixture.h"
 #include "format/mpi_functions.h"
@@ -139,7 +141,7 @@ TEST_F(MpiTrace, SlowRankShowsAsTheOthersMpiTime) {
     // time there is the wall time the program measured (t3 - t1), within 10 %.
     Sums s = sums(*e, {format::kMpi_Send, format::kMpi_Recv, format::kMpi_Allreduce});
     double measured = double(truth[rank][2] - truth[rank][1]);
-    EXPECT_NEAR(double(s.mpi_ns), measured, 0.1 * measured + 2e6) << "rank " << rank;
+    EXPECT_NEAR(double(s.mpi_ns), measured, 0.1 * measured + 5e6) << "rank " << rank;
     if (rank == kSlow) {
       slow_wait = s.mpi_ns;
       continue;
@@ -174,10 +176,11 @@ TEST_F(MpiTrace, LauncherFollowedIntoTheRanks) {
     EXPECT_EQ(s.bytes_sent, 3u * 100u + 2u * 32u) << rank;  // 4 doubles = 32 bytes, G packets
     EXPECT_EQ(s.receives, 3u + 2u) << rank;
   }
-  auto ranks = er_print("-json -rank_list job.1.er");
+  auto ranks = er_print("-en_desc on -json -rank_list job.1.er");
   ASSERT_EQ(ranks.status, 0) << ranks.err;
   EXPECT_NE(ranks.out.find(R"("rank":0,)"), std::string::npos) << ranks.out;
   EXPECT_NE(ranks.out.find(R"("rank":1,)"), std::string::npos) << ranks.out;
+  EXPECT_EQ(ranks.out.find(R"("rank":-1,)"), std::string::npos) << "mpirun itself is no rank: " << ranks.out;
 }
 
 TEST_F(MpiTrace, RanksOnSeparateDirectoriesAnalysedTogether) {
