@@ -72,6 +72,12 @@ int launcher_rank() {
   for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}) {
     const char* v = std::getenv(var);
     if (!v || !*v) continue;
+    // A Slurm batch script has SLURM_PROCID=0 too: only a step of several tasks (srun -n N)
+    // names experiments by rank.
+    if (std::strcmp(var, "SLURM_PROCID") == 0) {
+      const char* n = std::getenv("SLURM_STEP_NUM_TASKS");
+      if (!n || std::atol(n) < 2) continue;
+    }
     char* end = nullptr;
     errno = 0;
     long r = std::strtol(v, &end, 10);

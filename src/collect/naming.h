@@ -17,7 +17,8 @@ NamingResult create_experiment_dir(const std::string& requested, const std::stri
 NamingResult preview_experiment_name(const std::string& requested, const std::string& dir);
 
 // MPI (seed-spec §3.7): the rank an MPI launcher gave this process in its environment
-// (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID, checked in that order), -1 if none.
+// (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID, checked in that order; SLURM_PROCID
+// only in a step of several tasks, SLURM_STEP_NUM_TASKS > 1), -1 if none.
 int launcher_rank();
 // The stem of the default name of a rank's experiment: "test", or the group's name without
 // ".erg" and without its directory under -g.

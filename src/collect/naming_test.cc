@@ -59,6 +59,8 @@ TEST_F(NamingTest, RankStemAndLauncherRank) {
   for (const char* v : vars) unsetenv(v);
   EXPECT_EQ(launcher_rank(), -1);
   setenv("SLURM_PROCID", "9", 1);
+  EXPECT_EQ(launcher_rank(), -1);  // a batch script, not a step of several tasks
+  setenv("SLURM_STEP_NUM_TASKS", "16", 1);
   EXPECT_EQ(launcher_rank(), 9);
   setenv("PMIX_RANK", "7", 1);
   EXPECT_EQ(launcher_rank(), 7);
@@ -67,6 +69,7 @@ TEST_F(NamingTest, RankStemAndLauncherRank) {
   setenv("OMPI_COMM_WORLD_RANK", "2", 1);
   EXPECT_EQ(launcher_rank(), 2);
   for (const char* v : vars) unsetenv(v);
+  unsetenv("SLURM_STEP_NUM_TASKS");
 }
 
 }  // namespace

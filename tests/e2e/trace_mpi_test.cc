@@ -199,5 +199,28 @@ TEST_F(MpiTrace, RanksOnSeparateDirectoriesAnalysedTogether) {
   EXPECT_EQ(total_row(all.out), (std::vector<int64_t>{2 * 4, 2 * 36, 2 * 4, 2 * 36, 2 * 3})) << all.out;
 }
 
+TEST_F(MpiTrace, FortranCallsAreTraced) {
+  if (!std::filesystem::exists(program("mpi_fring"))) GTEST_SKIP() << "no Fortran MPI compiler (mpif90)";
+  auto r = mpirun(2, fmt::format("{} -m on {}", bin("collect"), program("mpi_fring")));
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  for (int rank = 0; rank < 2; ++rank) {
+    auto e = open(fmt::format("test.{}.er", rank));
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->log.mpi_rank, rank);
+    // 3 sends of 100 doubles; Allreduce of 4 doubles as G = 2 packets of 32 bytes; Barrier, Init
+    // and Finalize are the other calls.
+    Sums s = sums(*e);
+    EXPECT_EQ(s.sends, 3u + 2u);
+    EXPECT_EQ(s.bytes_sent, 3u * 800u + 2u * 32u);
+    EXPECT_EQ(s.receives, 3u + 2u);
+    EXPECT_EQ(s.bytes_received, 3u * 800u + 2u * 32u);
+    EXPECT_EQ(s.other, 3u);
+  }
+  auto text = er_print(fmt::format("-metrics {} -functions test.0.er test.1.er", kMpiMetrics));
+  auto rows = parse_function_list(text.out);
+  ASSERT_TRUE(rows.count("mpi_send_")) << text.out;
+  EXPECT_EQ(rows["mpi_send_"].values.at(0), 6.0);
+}
+
 }  // namespace
 }  // namespace erkit::e2e
