@@ -77,6 +77,7 @@ void prefix(ErkitMpiCall* c, H comm, int64_t bytes, bool exclusive);
   if (on_) {                                                                                  \
     ::erkit::mpi::stamp_end(&c_);                                                             \
     ErkitMpiCall* c = &c_;                                                                    \
+    (void)c;                                                                                  \
     account;                                                                                  \
     ::erkit::mpi::finish(c);                                                                  \
   }                                                                                           \
