@@ -113,6 +113,19 @@ TEST_F(MpiTrace, RingAndAllreduceCountsAreExactPerRankAndInTotal) {
   auto rows = parse_function_list(text.out);
   ASSERT_TRUE(rows.count("MPI_Send")) << text.out;
   EXPECT_EQ(rows["MPI_Send"].values.at(0), double(kRanks * kMessages));
+  // The timeline export: every MPI call a slice on its rank's track (K sends, K receives,
+  // Allreduce, Barrier, Init, Finalize), an arrow for every ring message.
+  auto conv = run(fmt::format("cd {} && {} -format chrome -o ring.json ring.erg", dir_, bin("er_convert")));
+  ASSERT_EQ(conv.status, 0) << conv.err;
+  std::string trace = read("ring.json");
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = trace.find(what); at != std::string::npos; at = trace.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(R"("cat":"mpi","ph":"X")"), kRanks * (2 * kMessages + 4));
+  EXPECT_EQ(count(R"("ph":"s")"), kRanks * kMessages);
+  EXPECT_EQ(count(R"("ph":"f")"), kRanks * kMessages);
   auto ranks = er_print("-rank_list ring.erg");
   ASSERT_EQ(ranks.status, 0) << ranks.err;
   for (int rank = 0; rank < kRanks; ++rank)
