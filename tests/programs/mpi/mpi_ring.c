@@ -2,7 +2,8 @@
  *
  *   mpi_ring K B A WORK_MS SLOW [TRUTH_DIR]
  *
- * Every rank: MPI_Barrier; computes WORK_MS of CPU time (the SLOW rank 3x as long; -1: none);
+ * Every rank: MPI_Barrier; computes for WORK_MS of wall time (the SLOW rank 3x as long; -1:
+ * none; wall time, so that on a loaded machine the slow rank still finishes last);
  * sends K messages of B bytes around the ring (MPI_Send to rank+1, MPI_Recv from rank-1; even
  * ranks send first); MPI_Allreduce of A doubles. With TRUTH_DIR, each rank writes
  * TRUTH_DIR/truth.<rank>: "rank size t0 t1 t3", CLOCK_MONOTONIC nanoseconds (one clock for every
@@ -19,11 +20,11 @@ static long long ns_of(clockid_t c) {
   return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Burns `ms` of this thread's CPU time. */
+/* Computes for `ms` milliseconds of wall time. */
 __attribute__((noinline)) double compute(long ms) {
-  long long end = ns_of(CLOCK_THREAD_CPUTIME_ID) + ms * 1000000LL;
+  long long end = ns_of(CLOCK_MONOTONIC) + ms * 1000000LL;
   volatile double x = 1.0;
-  while (ns_of(CLOCK_THREAD_CPUTIME_ID) < end)
+  while (ns_of(CLOCK_MONOTONIC) < end)
     for (int i = 0; i < 20000; ++i) x = x * 1.0000001 + 1e-9;
   return x;
 }
