@@ -9,7 +9,7 @@
 namespace erkit::model {
 
 enum class MetricUnit : uint8_t { Nanoseconds, Bytes, Count };
-enum class MetricSource : uint8_t { Clock, Heap, Sync, Io, Hwc };
+enum class MetricSource : uint8_t { Clock, Heap, Sync, Io, Hwc, Mpi };
 
 struct MetricDef {
   std::string name;     // er_print keyword: user, system, ...
@@ -25,6 +25,7 @@ enum MetricIndex : uint32_t {
   kAlloc, kBalloc, kLeak, kBleak,
   kSync, kSyncN,
   kIoTime, kIoReadBytes, kIoWriteBytes, kIoReadCount, kIoWriteCount, kIoOtherCount,
+  kMpiTime, kMpiSend, kMpiBytesSent, kMpiReceive, kMpiBytesRecv, kMpiOther,
   kMetricCount
 };
 

@@ -122,13 +122,14 @@ void Profile::set_event_filter(EventPredicate pred, bool needs_stack_funcs) {
 }
 
 std::vector<uint32_t> Profile::available_metrics() const {
-  bool clock = false, heap = false, sync = false, io = false;
+  bool clock = false, heap = false, sync = false, io = false, mpi = false;
   for (const auto& e : exps_) {
     clock |= !e.clock.empty() || e.log.clock_interval_ns != 0;
     heap |= !e.heap.empty() || (e.log.settings.count("heap") && e.log.settings.at("heap").count("on") &&
                                    e.log.settings.at("heap").at("on") == "1");
     sync |= !e.sync.empty();
     io |= !e.io.empty();
+    mpi |= !e.mpi.empty();
   }
   std::vector<uint32_t> out;
   for (uint32_t i = 0; i < kMetricCount; ++i) {
@@ -137,6 +138,7 @@ std::vector<uint32_t> Profile::available_metrics() const {
       case MetricSource::Heap: if (heap) out.push_back(i); break;
       case MetricSource::Sync: if (sync) out.push_back(i); break;
       case MetricSource::Io: if (io) out.push_back(i); break;
+      case MetricSource::Mpi: if (mpi) out.push_back(i); break;
       case MetricSource::Hwc: break;
     }
   }
@@ -172,6 +174,7 @@ void Profile::compute() {
         filter::EventView v;
         v.expid = x + 1;
         v.pid = uint32_t(e.log.pid);
+        v.rank = e.log.mpi_rank;
         v.thrid = thread_number(x, ev.tid);
         v.lwpid = ev.tid;
         v.cpuid = ev.cpu;
