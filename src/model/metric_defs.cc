@@ -27,6 +27,9 @@ const std::vector<MetricDef>& metric_defs() {
       {"ioreadcnt", "Read Count", "Reads", U::Count, S::Io},
       {"iowritecnt", "Write Count", "Writes", U::Count, S::Io},
       {"ioothercnt", "Other I/O Count", "Other I/O", U::Count, S::Io},
+      // Kernel experiments (er_kernel, seed-spec §9): time, as the seed's clock profile is.
+      {"kcycles", "KCPU Cycles", "KCPU Cycles", U::Nanoseconds, S::Kernel},
+      {"kthr", "Kthr Time", "Kthr Time", U::Nanoseconds, S::KernelThread},
   };
   return defs;
 }

@@ -9,7 +9,8 @@
 namespace erkit::model {
 
 enum class MetricUnit : uint8_t { Nanoseconds, Bytes, Count };
-enum class MetricSource : uint8_t { Clock, Heap, Sync, Io, Hwc };
+// Kernel: er_kernel's clock profile (KCPU Cycles); KernelThread: its -T threads (Kthr Time).
+enum class MetricSource : uint8_t { Clock, Heap, Sync, Io, Hwc, Kernel, KernelThread };
 
 struct MetricDef {
   std::string name;     // er_print keyword: user, system, ...
@@ -25,6 +26,7 @@ enum MetricIndex : uint32_t {
   kAlloc, kBalloc, kLeak, kBleak,
   kSync, kSyncN,
   kIoTime, kIoReadBytes, kIoWriteBytes, kIoReadCount, kIoWriteCount, kIoOtherCount,
+  kKcycles, kKthr,
   kMetricCount
 };
 

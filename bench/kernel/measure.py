@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""er_kernel's overhead (docs/er_kernel.md, "Overhead"): a fixed amount of work run alone and
+while `er_kernel -p <rate>` profiles every CPU, interleaved, N times each; reports the median
+wall and CPU time of the work with and without, and er_kernel's own CPU time as a share of
+all CPUs' time. Needs the privileges er_kernel needs (root). Prints Markdown.
+
+  bench/kernel/measure.py --build build [--runs 9] [--rate on] [--units 40]
+"""
+import argparse
+import os
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def run_work(cmd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--rate", default="on")
+    ap.add_argument("--units", type=int, default=40, help="cpu4 units a thread (about 10 ms each)")
+    a = ap.parse_args(argv)
+    build = os.path.abspath(a.build)
+    er_kernel = os.path.join(build, "bin", "er_kernel")
+    works = {
+        "cpu4 (user code, 4 threads)": [os.path.join(build, "bench", "workloads", "cpu4"), str(a.units)],
+        "kernel_syscall_mix (system calls)": [os.path.join(build, "tests", "programs", "kernel_syscall_mix"),
+                                              "/dev/null", str(a.units * 10), "0"],
+    }
+    ncpu = os.cpu_count()
+    out = []
+    scratch = tempfile.mkdtemp(prefix="er_kernel_bench_")
+    for name, cmd in works.items():
+        base, prof, kcpu, kspan = [], [], [], []
+        for i in range(a.runs):
+            base.append(run_work(cmd))
+            exp = os.path.join(scratch, f"k{len(kcpu)}_{i}.er")
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.monotonic()
+            rec = subprocess.Popen([er_kernel, "-p", a.rate, "-o", exp], stderr=subprocess.DEVNULL)
+            time.sleep(0.3)  # recording has started
+            w = run_work(cmd)
+            rec.send_signal(signal.SIGINT)
+            rec.wait()
+            span = time.monotonic() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            total = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            prof.append(w)
+            kcpu.append(total - w[1])  # er_kernel's own CPU: all children minus the work
+            kspan.append(span)
+            subprocess.run(["rm", "-rf", exp])
+        bw = statistics.median(x[0] for x in base)
+        bc = statistics.median(x[1] for x in base)
+        pw = statistics.median(x[0] for x in prof)
+        pc = statistics.median(x[1] for x in prof)
+        share = statistics.median(k / (s * ncpu) for k, s in zip(kcpu, kspan))
+        out.append(f"| {name} | {bw:.3f} | {pw:.3f} | {100 * (pw / bw - 1):+.1f} % | {bc:.3f} | {pc:.3f} | "
+                   f"{100 * (pc / bc - 1):+.1f} % | {100 * share:.2f} % |")
+    print(f"er_kernel -p {a.rate}, {a.runs} interleaved runs a configuration, {ncpu} CPUs, medians:\n")
+    print("| work | wall alone s | wall profiled s | wall | CPU alone s | CPU profiled s | CPU | er_kernel's CPU / all CPUs |")
+    print("|---|---|---|---|---|---|---|---|")
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
