@@ -80,7 +80,7 @@ bool parse_sample(const uint8_t* p, size_t n, uint64_t st, PerfSample* out) {
     if (!u64(&nr) || nr > (n - at) / 8) return false;
     bool user = false;
     for (uint64_t i = 0; i < nr; ++i) {
-      uint64_t pc;
+      uint64_t pc = 0;
       u64(&pc);
       if (pc >= uint64_t(PERF_CONTEXT_MAX)) {
         user = pc == uint64_t(PERF_CONTEXT_USER);

@@ -310,7 +310,7 @@ void Recorder::write_symbols() {
   mkdir(kdir.c_str(), 0755);
   std::string kallsyms = read_text_file("/proc/kallsyms");
   std::string modules = read_text_file("/proc/modules");
-  std::ofstream(kdir + "/kallsyms") << kallsyms;
+  // The symbols themselves are archived in the ELF files below; /proc/modules as read.
   std::ofstream(kdir + "/modules") << modules;
   KernelSymbols ks = parse_kernel_symbols(kallsyms, modules);
   if (kallsyms.empty()) warn("/proc/kallsyms could not be read: kernel functions are shown as addresses");

@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
   const uint64_t poll_ns = std::min<uint64_t>(50000000, std::max<uint64_t>(5000000, o.interval_ns * 20));
   auto past_deadline = [&] { return kernel::monotonic_now_ns() >= deadline; };
   auto wait_for = [&](double s, auto done) {  // polls the rings until s seconds pass or done()
-    uint64_t until = kernel::monotonic_now_ns() + uint64_t(s * 1e9);
+    uint64_t until = s >= 1e9 ? UINT64_MAX : kernel::monotonic_now_ns() + uint64_t(s * 1e9);
     while (!g_stop && !past_deadline() && !done() && kernel::monotonic_now_ns() < until) {
       rec.poll();
       sleep_s(double(poll_ns) / 1e9);
@@ -161,7 +161,7 @@ int main(int argc, char** argv) {
     wait_for(o.quiet_s, [] { return false; });
     if (!g_stop && !past_deadline()) {
       child = start_load(load_argv(o));
-      wait_for(1e12, [&] {
+      wait_for(1e9, [&] {
         pid_t w = waitpid(child, &status, WNOHANG);
         if (w == child) child = -1;
         return child < 0;
@@ -173,7 +173,7 @@ int main(int argc, char** argv) {
       }
     }
   } else {
-    wait_for(1e12, [&] { return !o.threads.empty() && !rec.chosen_threads_alive(); });
+    wait_for(1e9, [&] { return !o.threads.empty() && !rec.chosen_threads_alive(); });
     if (!o.threads.empty() && !rec.chosen_threads_alive()) how = "threads_ended";
   }
   if (g_stop) how = "interrupted";
