@@ -109,19 +109,25 @@ TEST_F(ErKernel, SystemTimeOfAProcessMatchesItsKcpuAndBothExperimentsOpenTogethe
   ASSERT_TRUE(std::filesystem::exists(dir_ + "/ktest.1.er/log")) << r.err;
   ASSERT_TRUE(std::filesystem::exists(dir_ + "/test.1.er/log")) << r.err;
   auto truth = values(dir_ + "/truth.txt");
-  ASSERT_TRUE(truth.count("pid") && truth.count("system_ns")) << slurp(dir_ + "/truth.txt");
-  const double sys_s = truth["system_ns"] / 1e9;
+  ASSERT_TRUE(truth.count("pid") && truth.count("syscall_cpu_ns")) << slurp(dir_ + "/truth.txt");
+  // The system-call phase's CPU time (the thread's exact CPU clock) is the process's system
+  // time: by construction at least 97 % of it is spent in the kernel. getrusage's split is
+  // printed for information only: on a kernel with tick-based accounting (CONFIG_TICK_CPU_
+  // ACCOUNTING, HZ 250) it varied from 0.65 to 1.21 s for this same work (docs/er_kernel.md).
+  const double sys_s = truth["syscall_cpu_ns"] / 1e9;
   ASSERT_GT(sys_s, 0.3) << "the program spent too little time in the kernel to compare";
 
   // KCPU Cycles of the process (LWP = PID in kernel experiments) against its system time. The
   // samples come every 0.997 ms: the margin is 10 %, or three standard deviations of the
-  // sample count when that is wider.
+  // sample count when that is wider. The user phase (user_cpu_ns) must not count.
   const std::string pid_filter = "PID == " + std::to_string(int64_t(truth["pid"]));
   auto excl = seconds("e.kcycles", "ktest.1.er", pid_filter);
   const double kcpu = excl["<Total>"];
   const double n = sys_s / 0.000997;
   const double margin = std::max(0.10, 3 / std::sqrt(n));
-  EXPECT_NEAR(kcpu, sys_s, margin * sys_s) << "KCPU " << kcpu << " s, system time " << sys_s << " s";
+  EXPECT_NEAR(kcpu, sys_s, margin * sys_s)
+      << "KCPU " << kcpu << " s, system-call phase " << sys_s << " s, user phase " << truth["user_cpu_ns"] / 1e9
+      << " s; getrusage: system " << truth["system_ns"] / 1e9 << " s, user " << truth["user_ns"] / 1e9 << " s";
   // The same through the LWP field (Table 5-1: the LWP of a kernel experiment is the PID).
   auto by_lwp = seconds("e.kcycles", "ktest.1.er", "LWPID == " + std::to_string(int64_t(truth["pid"])));
   EXPECT_DOUBLE_EQ(by_lwp["<Total>"], kcpu);

@@ -1,21 +1,30 @@
-/* For er_kernel: system time in two kernel paths (getpid, and write(2) to /dev/null: the VFS
-   write path) and then user time in a CPU loop. Writes the process's own accounting as truth:
-     value pid <pid>, value system_ns <ns>, value user_ns <ns>   (getrusage(RUSAGE_SELF))
+/* For er_kernel: system time in the kernel's system-call paths (getpid; write(2) to /dev/null:
+   the VFS write path; read(2) of 1 MiB from /dev/zero, which keeps the kernel busy long
+   enough per call that the phase is almost all system time), then user time in a CPU loop. Writes as truth the CPU time of each
+   phase (CLOCK_THREAD_CPUTIME_ID, exact: the first is at least 97 % kernel time by
+   construction) and the process's own user/system split (getrusage(RUSAGE_SELF), which the
+   kernel estimates from its ticks):
+     value pid <pid>, value syscall_cpu_ns <ns>, value user_cpu_ns <ns>,
+     value system_ns <ns>, value user_ns <ns>
    argv: truth-file [system-ms] [user-ms] */
 #include "clock_truth.h"
 
 #include <stdlib.h>
 
 __attribute__((noinline)) void syscall_mix(long ms) {
-  static char buf[4096];
-  int fd = open("/dev/null", O_WRONLY);
+  static char buf[1 << 20];
+  int fd = open("/dev/null", O_WRONLY), zero = open("/dev/zero", O_RDONLY);
   long long end = thread_cpu_ns() + ms * 1000000LL;
   while (thread_cpu_ns() < end)
-    for (int i = 0; i < 32; i++) {
-      syscall(SYS_getpid);
-      if (write(fd, buf, sizeof buf) < 0) break;
+    for (int i = 0; i < 8; i++) {
+      for (int j = 0; j < 4; j++) {
+        syscall(SYS_getpid);
+        if (write(fd, buf, 4096) < 0) break;
+      }
+      if (read(zero, buf, sizeof buf) <= 0) break;
     }
   close(fd);
+  close(zero);
   NO_TAIL();
 }
 
@@ -27,8 +36,13 @@ __attribute__((noinline)) void user_loop(long ms) {
 int main(int argc, char** argv) {
   truth_open(argc, argv);
   long sys_ms = argc > 2 ? atol(argv[2]) : 1000, user_ms = argc > 3 ? atol(argv[3]) : 300;
+  long long t0 = thread_cpu_ns();
   syscall_mix(sys_ms);
+  long long t1 = thread_cpu_ns();
   user_loop(user_ms);
+  long long t2 = thread_cpu_ns();
+  truth_value("syscall_cpu_ns", (double)(t1 - t0));
+  truth_value("user_cpu_ns", (double)(t2 - t1));
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   truth_value("pid", getpid());
