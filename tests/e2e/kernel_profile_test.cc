@@ -111,7 +111,7 @@ TEST_F(ErKernel, SystemTimeOfAProcessMatchesItsKcpuAndBothExperimentsOpenTogethe
   auto truth = values(dir_ + "/truth.txt");
   ASSERT_TRUE(truth.count("pid") && truth.count("syscall_cpu_ns")) << slurp(dir_ + "/truth.txt");
   // The system-call phase's CPU time (the thread's exact CPU clock) is the process's system
-  // time: by construction at least 97 % of it is spent in the kernel. getrusage's split is
+  // time: by construction nearly all of it (97-99 % here) is spent in the kernel. getrusage's split is
   // printed for information only: on a kernel with tick-based accounting (CONFIG_TICK_CPU_
   // ACCOUNTING, HZ 250) it varied from 0.65 to 1.21 s for this same work (docs/er_kernel.md).
   const double sys_s = truth["syscall_cpu_ns"] / 1e9;
@@ -136,9 +136,9 @@ TEST_F(ErKernel, SystemTimeOfAProcessMatchesItsKcpuAndBothExperimentsOpenTogethe
   auto incl = seconds("i.kcycles", "ktest.1.er", pid_filter);
   EXPECT_GT(any_of(incl, {"do_syscall_64", "entry_SYSCALL_64", "entry_SYSCALL_64_after_hwframe", "el0_svc"}), 0.5 * kcpu)
       << "no syscall entry among the kernel functions";
-  EXPECT_GT(any_of(incl, {"vfs_write", "ksys_write", "__x64_sys_write", "__arm64_sys_write"}), 0.05 * kcpu)
+  EXPECT_GT(any_of(incl, {"vfs_write", "ksys_write", "__x64_sys_write", "__arm64_sys_write"}), 0.5 * kcpu)
       << "no VFS write path among the kernel functions";
-  EXPECT_GT(any_of(incl, {"__x64_sys_getpid", "__do_sys_getpid", "__arm64_sys_getpid"}), 0.0);
+  EXPECT_GT(any_of(incl, {"__x64_sys_getpid", "__ia32_sys_getpid", "__do_sys_getpid", "__arm64_sys_getpid"}), 0.0);
 
   // Both experiments in one session: user and kernel metrics side by side.
   auto both = in_dir(bin("er_print") + " -limit 0 -metrics e.user:e.kcycles:name -functions ktest.1.er test.1.er");
@@ -189,14 +189,17 @@ TEST_F(ErKernel, ChosenThreadSleepingTime) {
   ASSERT_EQ(rec_status, 0) << slurp(dir_ + "/er_kernel.err");
   EXPECT_NE(slurp(dir_ + "/er_kernel.err").find("threads_ended"), std::string::npos) << slurp(dir_ + "/er_kernel.err");
   const double slept = values(truth)["slept_ns"] / 1e9;
+  const double cpu = values(truth)["cpu_ns"] / 1e9;  // includes its spin before recording began
 
   auto kthr = seconds("e.kthr", "k.er");
   ASSERT_TRUE(kthr.count("<SLEEPING>")) << "no <SLEEPING> row";
   EXPECT_NEAR(kthr["<SLEEPING>"], 1.0, 0.1);
   EXPECT_LE(kthr["<SLEEPING>"], slept + 0.002);  // the measured sleep includes waking up
-  // On the CPU (user mode and kernel) about 1 s, all of it the chosen thread's.
-  EXPECT_GT(kthr["<Total>"], 1.8);
-  EXPECT_NEAR(kthr["<USER_MODE>"], 1.0, 0.15);
+  // On the CPU in user mode: the 1 s of work (and its spin once recording began), never more
+  // than the thread's CPU time. <STALLED> is whatever the machine's load made it wait.
+  EXPECT_GT(kthr["<USER_MODE>"], 0.9);
+  EXPECT_LT(kthr["<USER_MODE>"], cpu + 0.05);
+  EXPECT_GT(kthr["<Total>"], 1.9);
   // Thread = TID and LWP = PID (Table 5-1).
   auto by_thread = seconds("e.kthr", "k.er", "THRID == " + std::to_string(tid) + " && LWPID == " + std::to_string(pid));
   EXPECT_DOUBLE_EQ(by_thread["<SLEEPING>"], kthr["<SLEEPING>"]);

@@ -1,7 +1,8 @@
 /* For er_kernel -T: a worker thread reports its id, spins until the file named by argv[2]
    exists (so it is never asleep before), then runs 1 s of CPU time and sleeps 1 s, and
    reports how long the sleep took:
-     value pid <pid>, value tid <tid> (flushed at once), value slept_ns <ns>
+     value pid <pid>, value tid <tid> (flushed at once), value slept_ns <ns>,
+     value cpu_ns <the thread's CPU time at its end>
    argv: truth-file go-file [run-ms] [sleep-ms] */
 #include "clock_truth.h"
 
@@ -25,6 +26,7 @@ static void* worker(void* arg) {
   while (access(g_go, F_OK) != 0) burn_cpu_ms(1);
   burn_cpu_ms(g_run_ms);
   sleep_phase();
+  truth_value("cpu_ns", (double)thread_cpu_ns());
   return arg;
 }
 

@@ -1,7 +1,7 @@
-/* For er_kernel: system time in the kernel's system-call paths (getpid; write(2) to /dev/null:
-   the VFS write path; read(2) of 1 MiB from /dev/zero, which keeps the kernel busy long
-   enough per call that the phase is almost all system time), then user time in a CPU loop. Writes as truth the CPU time of each
-   phase (CLOCK_THREAD_CPUTIME_ID, exact: the first is at least 97 % kernel time by
+/* For er_kernel: system time in the kernel's system-call paths (getpid; write(2) to /dev/null;
+   pwrite(2) of 256 KiB into a memfd: the VFS write path, long enough in the kernel per call
+   that the phase is almost all system time), then user time in a CPU loop. Writes as truth the CPU time of each
+   phase (CLOCK_THREAD_CPUTIME_ID, exact: the first is nearly all kernel time by
    construction) and the process's own user/system split (getrusage(RUSAGE_SELF), which the
    kernel estimates from its ticks):
      value pid <pid>, value syscall_cpu_ns <ns>, value user_cpu_ns <ns>,
@@ -12,19 +12,17 @@
 #include <stdlib.h>
 
 __attribute__((noinline)) void syscall_mix(long ms) {
-  static char buf[1 << 20];
-  int fd = open("/dev/null", O_WRONLY), zero = open("/dev/zero", O_RDONLY);
+  static char buf[1 << 18];
+  int fd = open("/dev/null", O_WRONLY), mem = (int)syscall(SYS_memfd_create, "kernel_syscall_mix", 0);
   long long end = thread_cpu_ns() + ms * 1000000LL;
   while (thread_cpu_ns() < end)
     for (int i = 0; i < 8; i++) {
-      for (int j = 0; j < 4; j++) {
-        syscall(SYS_getpid);
-        if (write(fd, buf, 4096) < 0) break;
-      }
-      if (read(zero, buf, sizeof buf) <= 0) break;
+      syscall(SYS_getpid);
+      if (write(fd, buf, 4096) < 0) break;
+      if (pwrite(mem, buf, sizeof buf, 0) < 0) break;
     }
   close(fd);
-  close(zero);
+  close(mem);
   NO_TAIL();
 }
 
