@@ -37,11 +37,19 @@ std::vector<std::string> Privileges::missing(bool need_system_wide) const {
   else if (!kernel_samples())
     out.push_back("kernel call stacks need root, CAP_PERFMON, or kernel.perf_event_paranoid <= 1 (now " +
                   std::to_string(paranoid) + "): sysctl -w kernel.perf_event_paranoid=1");
-  if (!kernel_symbols())
-    out.push_back("kernel symbol addresses are hidden: kernel.kptr_restrict is " + std::to_string(kptr_restrict) +
-                  (kptr_restrict >= 2 ? " (nobody may see them): sysctl -w kernel.kptr_restrict=0"
-                                      : " and CAP_SYSLOG is missing: run as root, setcap cap_syslog+ep, or "
-                                        "sysctl -w kernel.kptr_restrict=0 with perf_event_paranoid <= 1"));
+  if (!kernel_symbols()) {
+    if (kptr_restrict >= 2)
+      out.push_back("kernel symbol addresses are hidden from everyone: kernel.kptr_restrict is " +
+                    std::to_string(kptr_restrict) + ": sysctl -w kernel.kptr_restrict=1 (and give CAP_SYSLOG) or 0");
+    else if (kptr_restrict == 1)
+      out.push_back("kernel symbol addresses are hidden: kernel.kptr_restrict is 1 and CAP_SYSLOG is missing: "
+                    "run as root, setcap cap_syslog+ep on er_kernel, or sysctl -w kernel.kptr_restrict=0 with "
+                    "kernel.perf_event_paranoid <= 1");
+    else
+      out.push_back("kernel symbol addresses are hidden: kernel.perf_event_paranoid is " + std::to_string(paranoid) +
+                    " (> 1) and CAP_SYSLOG is missing: sysctl -w kernel.perf_event_paranoid=1, or setcap "
+                    "cap_syslog+ep on er_kernel");
+  }
   return out;
 }
 

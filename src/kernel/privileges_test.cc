@@ -44,7 +44,15 @@ TEST(Privileges, KptrRestrictTwoHidesFromEveryone) {
   EXPECT_FALSE(p.kernel_symbols());
   auto m = p.missing(true);
   ASSERT_EQ(m.size(), 1u);
-  EXPECT_NE(m[0].find("nobody"), std::string::npos);
+  EXPECT_NE(m[0].find("from everyone"), std::string::npos);
+}
+
+TEST(Privileges, KptrZeroStillHidesFromAParanoidUserWithoutCapSyslog) {
+  Privileges p = privileges_from(kNoCaps, 1000, 2, 0);
+  EXPECT_FALSE(p.kernel_symbols());
+  auto m = p.missing(false);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_NE(m[1].find("perf_event_paranoid is 2 (> 1)"), std::string::npos) << m[1];
 }
 
 }  // namespace

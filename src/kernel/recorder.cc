@@ -196,8 +196,9 @@ void Recorder::start() {
   clock_gettime(CLOCK_REALTIME, &rt);
   char cwd[4096] = "";
   if (!getcwd(cwd, sizeof cwd)) cwd[0] = 0;
-  w_->log_line(fmt::format("0 collect version={} command={} target=\"\" args=\"\" cwd={}", ERKIT_VERSION,
-                           common::quote_value(opt_.command), common::quote_value(cwd)));
+  w_->log_line(fmt::format("0 collect version={} command={} target={} args=\"\" cwd={}", ERKIT_VERSION,
+                           common::quote_value(opt_.command), common::quote_value(opt_.target),
+                           common::quote_value(cwd)));
   w_->log_line(fmt::format("0 setting name=clock interval_ns={}", opt_.interval_ns));
   w_->log_line(fmt::format("0 setting name=kernel source=perf_event cpus={} threads={}", cpu_events_.size(),
                            opt_.threads.size()));

@@ -25,6 +25,7 @@ struct RecorderOptions {
   uint64_t interval_ns = 10007000;
   std::vector<ChosenThread> threads;    // -T
   std::string command;                  // er_kernel's command line, for the log
+  std::string target;                   // the load it runs, "" if none
   bool verbose = false;
 };
 

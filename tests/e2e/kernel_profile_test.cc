@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -203,6 +204,25 @@ TEST_F(ErKernel, ChosenThreadSleepingTime) {
   // Thread = TID and LWP = PID (Table 5-1).
   auto by_thread = seconds("e.kthr", "k.er", "THRID == " + std::to_string(tid) + " && LWPID == " + std::to_string(pid));
   EXPECT_DOUBLE_EQ(by_thread["<SLEEPING>"], kthr["<SLEEPING>"]);
+}
+
+// Without privileges, er_kernel collect says what is missing and still records the user
+// experiment (the kernel part degrades away instead of failing the run).
+TEST_F(ErKernel, UnprivilegedUserGetsTheUserExperimentAndAReason) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to drop to an unprivileged user";
+  if (access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "setpriv (util-linux) is not installed";
+  std::string paranoid = slurp("/proc/sys/kernel/perf_event_paranoid");
+  if (std::atoi(paranoid.c_str()) <= 0)
+    GTEST_SKIP() << "kernel.perf_event_paranoid is " << paranoid << ": every user may profile every CPU";
+  std::filesystem::permissions(dir_, std::filesystem::perms::all);
+  auto r = in_dir("/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups " + bin("er_kernel") +
+                  " -p on -q 0 collect " + program("kernel_syscall_mix") + " truth.txt 50 50");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("Permission denied"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("kernel.perf_event_paranoid <= 0 (now"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("recording the user experiment only"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/ktest.1.er"));
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/test.1.er/log"));
 }
 
 TEST_F(ErKernel, MissingThreadIsRefusedClearly) {

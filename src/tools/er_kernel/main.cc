@@ -120,6 +120,7 @@ int main(int argc, char** argv) {
   kernel::RecorderOptions ro;
   ro.interval_ns = o.interval_ns;
   ro.command = command;
+  for (const auto& a : o.load) ro.target += (ro.target.empty() ? "" : " ") + a;
   ro.verbose = o.verbose;
   for (const auto& [pid, tid] : o.threads) ro.threads.push_back({pid, tid});
   kernel::Recorder rec;
