@@ -34,7 +34,7 @@ std::string early_output_file(const std::vector<std::string>& args) {
   for (size_t i = 0; i + 1 < args.size(); ++i) {
     if (args[i].size() < 2 || args[i][0] != '-' || args[i] == "--") break;
     if (args[i] == "-O") file = args[i + 1];
-    if (std::string("nRVvx").find(args[i][1]) == std::string::npos) ++i;  // skip the option's value
+    if (args[i][1] != '-' && std::string("nRVvx").find(args[i][1]) == std::string::npos) ++i;  // skip the option's value
   }
   return file;
 }
@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
   ParseResult pr = parse_options(args);
   if (!pr.options) return fail(pr.error);
   Options& o = *pr.options;
+  if (o.help) {  // GNU --help: usage on stdout, whatever -O says
+    print_usage(stdout);
+    return 0;
+  }
   if (o.version_only) {
     fmt::print(g_out, "collect: erkit {}\n", ERKIT_VERSION);
     return 0;

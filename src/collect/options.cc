@@ -8,12 +8,15 @@
 #include <cstring>
 #include <map>
 
+#include "common/cli.h"
 #include "common/regex_guard.h"
 
 namespace erkit::collect {
 namespace {
 
 constexpr uint64_t kMaxIntervalNs = 1000000000ull;
+// The options that take a value; the others (-n -R -V -v -x) take none.
+constexpr const char* kValueOptions = "pshHmSFjJlyodgALOCi";
 
 bool ends_with(const std::string& s, const std::string& suf) {
   return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
@@ -99,6 +102,24 @@ std::optional<uint64_t> parse_clock_interval(const std::string& v, uint64_t reso
   return r;
 }
 
+std::vector<std::string> option_names() {
+  std::vector<std::string> out;
+  for (const char* p = "nRVvx"; *p; ++p) out.push_back(std::string("-") + *p);
+  for (const char* p = kValueOptions; *p; ++p) out.push_back(std::string("-") + *p);
+  out.push_back("--help");
+  out.push_back("--version");
+  return out;
+}
+
+const std::vector<OptionValues>& options_with_values() {
+  static const std::vector<OptionValues> t = {
+      {'p', {"off", "on", "lo", "low", "hi", "high"}}, {'h', {}}, {'s', {"on", "off", "calibrate", "all"}},
+      {'H', {"on", "off"}}, {'m', {"on", "off"}}, {'i', {"on", "off"}}, {'S', {"on", "off"}},
+      {'F', {"off", "on", "all"}}, {'j', {"on", "off"}}, {'J', {}}, {'l', {}}, {'y', {}}, {'o', {}},
+      {'d', {}}, {'g', {}}, {'A', {"off", "on", "copy"}}, {'L', {"unlimited", "none"}}, {'O', {}}, {'C', {}}};
+  return t;
+}
+
 ParseResult parse_options(const std::vector<std::string>& args) {
   Options o;
   auto fail = [](std::string msg) { return ParseResult{std::nullopt, std::move(msg)}; };
@@ -111,11 +132,18 @@ ParseResult parse_options(const std::vector<std::string>& args) {
       ++i;
       break;
     }
-    const std::string opt = a.substr(0, 2);
+    if (a == "--help") {
+      o.help = true;
+      continue;
+    }
+    if (a == "--version") {
+      o.version_only = true;
+      continue;
+    }
     static const std::string kNoArg = "nRVvx";
     if (a.size() != 2 || (kNoArg.find(a[1]) == std::string::npos &&
-                          std::string("pshHmSFjJlyodgALOCi").find(a[1]) == std::string::npos))
-      return fail(fmt::format("unknown option '{}' (run collect with no arguments for usage)", a));
+                          std::string(kValueOptions).find(a[1]) == std::string::npos))
+      return fail(fmt::format("{} (run 'collect --help' for usage)", erkit::common::unknown_option(a, option_names())));
     if (kNoArg.find(a[1]) != std::string::npos) {
       if (a == "-n") o.dry_run = true;
       if (a == "-R") o.print_readme = true;
@@ -229,7 +257,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
         break;
     }
   }
-  if (o.version_only || o.print_readme) return ParseResult{o, {}};
+  if (o.help || o.version_only || o.print_readme) return ParseResult{o, {}};
   if (o.sample_signal && o.sample_signal == o.pause_signal)
     return fail(fmt::format("-l and -y must use different signals (both are {})", signal_name(o.sample_signal)));
   if (!o.java_args.empty() && o.java == "off")

@@ -37,7 +37,8 @@ struct Options {
   std::vector<std::string> comments;      // -C
   bool dry_run = false;                   // -n
   bool print_readme = false;              // -R
-  bool version_only = false;              // -V
+  bool version_only = false;              // -V, --version
+  bool help = false;                      // --help
   bool verbose = false;                   // -v
   std::vector<std::string> warnings;      // printed before the run
   // Target
@@ -50,6 +51,15 @@ struct ParseResult {
 };
 
 ParseResult parse_options(const std::vector<std::string>& args);
+// Every option collect knows, as written on the command line ("-p", ..., "--help"), for
+// messages and the shell completion.
+std::vector<std::string> option_names();
+// The options that take a value, and the words that value may be (empty: free text).
+struct OptionValues {
+  char letter;
+  std::vector<std::string> words;
+};
+const std::vector<OptionValues>& options_with_values();
 
 // "-p" values: off|on|lo[w]|hi[gh]|<float>[m|u]. Returns the interval in ns (0 = off) or nullopt.
 // `warning` receives the rounding message when the value was adjusted to the clock resolution.

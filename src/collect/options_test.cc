@@ -105,5 +105,39 @@ TEST(Options, SignalsTheCollectorCannotUse) {
   EXPECT_TRUE(o.stop_after_exec);
 }
 
+TEST(CollectOptions, GnuHelpVersionAndDoubleDash) {
+  EXPECT_TRUE(parse_options({"--help"}).options->help);
+  EXPECT_TRUE(parse_options({"-p", "hi", "--version"}).options->version_only);
+  // After the program, --help belongs to the program.
+  auto o = parse_ok({"./app", "--help"});
+  EXPECT_FALSE(o.help);
+  EXPECT_EQ(o.target, (std::vector<std::string>{"./app", "--help"}));
+  o = parse_ok({"--", "-weird-name"});
+  EXPECT_EQ(o.target, (std::vector<std::string>{"-weird-name"}));
+  auto r = parse_options({"--hepl", "./app"});
+  ASSERT_FALSE(r.options);
+  EXPECT_EQ(r.error, "unknown option '--hepl' (did you mean '--help'?) (run 'collect --help' for usage)");
+}
+
+TEST(CollectOptions, ValueTableMatchesParser) {
+  // Every option with a value in the completion table is one the parser takes with a value,
+  // and the other way round: an option missing its value is an error.
+  std::string letters;
+  for (const auto& v : options_with_values()) {
+    letters += v.letter;
+    auto r = parse_options({std::string("-") + v.letter});
+    ASSERT_FALSE(r.options) << v.letter;
+    EXPECT_NE(r.error.find("needs an argument"), std::string::npos) << r.error;
+    for (const auto& w : v.words) {
+      EXPECT_TRUE(parse_options({std::string("-") + v.letter, w, "-n", "./app"}).options) << v.letter << " " << w;
+    }
+  }
+  for (const auto& name : option_names()) {
+    if (name.size() == 2 && letters.find(name[1]) == std::string::npos) {
+      EXPECT_TRUE(parse_options({name, "./app"}).options) << name;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace erkit::collect

@@ -38,7 +38,9 @@ void print_usage(FILE* out) {
              "  -o <name>.er   -d <directory>   -g <group>.erg   -A off|on|copy\n"
              "  -L <MB>|unlimited|none   -O <file>\n"
              "Other:\n"
-             "  -C <comment>   -n (dry run)   -R (README)   -V (version)   -v (verbose)\n\n",
+             "  -C <comment>   -n (dry run)   -R (README)   -V, --version (version)   -v (verbose)\n"
+             "  --help (this help)   -- (ends the options: the next word is the program)\n"
+             "See also: man collect\n\n",
              ERKIT_VERSION);
   fmt::print(out,
              "Clock-profiling interval: default 10.007 ms (on), high 0.997 ms (hi), low 100.003 ms (lo);\n"

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cli.h"
 #include "erprint/commands.h"
 #include "erprint/session.h"
 #include "reader/experiment.h"
@@ -10,12 +11,14 @@ namespace erkit::erprint {
 
 const char* const kUsage =
     "Usage: er_print [-script file | -command [args] | - | -V | -json] ... experiment-list\n"
-    "  -script file     run the commands in file\n"
-    "  -command [args]  run one er_print command (e.g. -functions, -metrics e.%user, -limit 10)\n"
-    "  -                read commands from standard input (interactive on a terminal)\n"
-    "  -V, -v           print the version\n"
-    "  -json            print every report as a JSON object (same as -outformat json)\n"
-    "With no command, er_print is interactive. 'er_print -help x.er' lists the commands.";
+    "  -script file       run the commands in file\n"
+    "  -command [args]    run one er_print command (e.g. -functions, -metrics e.%user, -limit 10)\n"
+    "  -                  read commands from standard input (interactive on a terminal)\n"
+    "  -V, -v, --version  print the version\n"
+    "  -json              print every report as a JSON object (same as -outformat json)\n"
+    "  --help             print this help\n"
+    "  --                 ends the options: every later word is an experiment\n"
+    "With no command, er_print is interactive. 'er_print -help' lists the commands; see also man er_print.";
 
 namespace {
 
@@ -25,7 +28,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 // An option word that starts a new action rather than being an argument.
 bool is_option(const std::string& a) {
-  if (a == "-" || a == "-script" || a == "-V" || a == "-v" || a == "-json") return true;
+  if (a == "-" || a == "--" || a == "-script" || a == "-V" || a == "-v" || a == "-json") return true;
   if (a.size() < 2 || a[0] != '-') return false;
   std::string error;
   return find_command(a.substr(1), &error) != nullptr;
@@ -49,10 +52,25 @@ bool looks_like_experiment(const std::string& a) {
 Invocation parse_invocation(const std::vector<std::string>& args) {
   Invocation inv;
   size_t i = 0;
+  bool after_dashes = false;
   for (; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "-V" || a == "-v") {
+    if (a == "--") {
+      after_dashes = true;
+      ++i;
+      break;
+    } else if (a == "--help") {
+      inv.help = true;
+    } else if (a == "-V" || a == "-v" || a == "--version") {
       inv.version = true;
+    } else if (a.size() > 2 && a[0] == '-' && a[1] == '-') {
+      // GNU-style long spelling of a command (--functions): name the one meant.
+      std::string error;
+      const Command* c = find_command(a.substr(2), &error);
+      inv.error = c && c->name.rfind(a.substr(2), 0) == 0
+                      ? fmt::format("unknown option '{}' (did you mean '-{}'?)", a, c->name)
+                      : common::unknown_option(a, {});  // --hepl: did you mean '--help'?
+      return inv;
     } else if (a == "-") {
       inv.actions.push_back({Action::Kind::Interactive, ""});
     } else if (a == "-json") {
@@ -92,7 +110,7 @@ Invocation parse_invocation(const std::vector<std::string>& args) {
     }
   }
   for (; i < args.size(); ++i) {
-    if (args[i].size() > 1 && args[i][0] == '-' && !looks_like_experiment(args[i])) {
+    if (!after_dashes && args[i].size() > 1 && args[i][0] == '-' && !looks_like_experiment(args[i])) {
       inv.error = fmt::format("'{}' comes after the experiment list; options and commands go before it", args[i]);
       return inv;
     }

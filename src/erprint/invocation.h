@@ -18,6 +18,7 @@ struct Invocation {
   std::vector<Action> actions;
   std::vector<std::string> experiments;
   bool version = false;
+  bool help = false;  // --help
   std::string error;  // non-empty: the command line is wrong
 };
 

@@ -156,5 +156,15 @@ TEST_F(ScriptRunning, NestedScripts) {
   EXPECT_NE(last_error_.find("some commands failed"), std::string::npos) << last_error_;
 }
 
+TEST(Invocation, GnuHelpVersionAndDoubleDash) {
+  EXPECT_TRUE(parse_invocation({"--help"}).help);
+  EXPECT_TRUE(parse_invocation({"--version"}).version);
+  Invocation inv = parse_invocation({"-functions", "--", "-odd.er", "b"});
+  EXPECT_TRUE(inv.error.empty()) << inv.error;
+  EXPECT_EQ(inv.experiments, (std::vector<std::string>{"-odd.er", "b"}));
+  EXPECT_EQ(parse_invocation({"--functions", "x.er"}).error, "unknown option '--functions' (did you mean '-functions'?)");
+  EXPECT_EQ(parse_invocation({"--bogus", "x.er"}).error, "unknown option '--bogus'");
+}
+
 }  // namespace
 }  // namespace erkit::erprint

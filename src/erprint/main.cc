@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/progress.h"
 #include "common/version.h"
 #include "erprint/commands.h"
 #include "erprint/interactive.h"
@@ -39,6 +40,10 @@ rcfile::RcDefaults load_defaults() {
 int main(int argc, char** argv) {
   Invocation inv = parse_invocation(std::vector<std::string>(argv + 1, argv + argc));
   if (!inv.error.empty()) return fail(inv.error + "\n" + kUsage);
+  if (inv.help) {
+    fmt::print("{}\n", kUsage);
+    return 0;
+  }
   if (inv.version) {
     fmt::print("er_print: erkit {}\n", ERKIT_VERSION);
     if (inv.experiments.empty()) return 0;
@@ -53,6 +58,10 @@ int main(int argc, char** argv) {
     for (const auto& a : inv.actions) execute(s, a.text);
     return 0;
   }
+  // Progress on a terminal while loading (common/progress.h); none for JSON output.
+  common::Progress::set_tool("er_print");
+  for (const auto& a : inv.actions)
+    if (a.kind == Action::Kind::Command && a.text.rfind("outformat", 0) == 0 && a.text.find("json") != std::string::npos) common::Progress::disable();
   rcfile::RcDefaults rc = load_defaults();
   for (const auto& w : rc.warnings) fmt::print(stderr, "er_print: warning: {}\n", w);
   Session s(std::move(rc));

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "catalog.h"
+#include "common/progress.h"
 #include "erprint/command_groups.h"
 #include "views/table.h"
 
@@ -216,6 +217,7 @@ void add_setting_commands(std::vector<Command>& t) {
                    if (a[0] != "text" && a[0] != "json")
                      return command_error(fmt::format("outformat: '{}' is not text or json", a[0]));
                    s.format = a[0] == "json" ? OutputFormat::Json : OutputFormat::Text;
+                   if (s.format == OutputFormat::Json) common::Progress::disable();  // none in JSON mode
                    return command_ok();
                  }
                  return emit_report(s, "outformat",

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <set>
 
+#include "common/cli.h"
 #include "common/version.h"
 #include "exptools/experiment_files.h"
 
@@ -153,11 +154,37 @@ class Planner {
 
 }  // namespace
 
+namespace {
+
+std::string transfer_usage(const char* tool) {
+  return fmt::format(
+      "Usage: {0} [-V] experiment1 experiment2\n"
+      "       {0} [-V] experiment-list directory\n"
+      "  {1} an experiment or group to a new name, or several into an existing directory;\n"
+      "  groups take their member experiments along, descendants stay with their parent.\n"
+      "  -V  print the version\n"
+      "  --  ends the options\n",
+      tool, tool == std::string("er_cp") ? "copies" : "moves");
+}
+
+const std::vector<std::string> kTransferOptions = {"-V", "-v"};
+const std::vector<std::string> kRemoveOptions = {"-f", "-V", "-v"};
+constexpr const char* kRemoveUsage =
+    "Usage: er_rm [-f] [-V] experiment-list\n"
+    "  removes experiments and groups (a group with its member experiments)\n"
+    "  -f  no error messages, and no error for a missing experiment\n"
+    "  -V  print the version\n"
+    "  --  ends the options\n";
+
+}  // namespace
+
 int run_transfer(TransferMode mode, const std::vector<std::string>& args, FILE* out, FILE* err) {
   const char* tool = mode == TransferMode::Copy ? "er_cp" : "er_mv";
+  const std::string usage = transfer_usage(tool);
+  if (int rc = common::handle_standard_options({tool, usage, kTransferOptions}, args, out); rc >= 0) return rc;
   Options o = parse(args, false);
   if (!o.bad_option.empty()) {
-    fmt::print(err, "{}: unknown option '{}'\n", tool, o.bad_option);
+    fmt::print(err, "{}: {}\n", tool, common::unknown_option(o.bad_option, kTransferOptions));
     return 2;
   }
   if (o.version) {
@@ -165,7 +192,7 @@ int run_transfer(TransferMode mode, const std::vector<std::string>& args, FILE* 
     return 0;
   }
   if (o.operands.size() < 2) {
-    fmt::print(err, "usage: {0} [-V] experiment1 experiment2\n       {0} [-V] experiment-list directory\n", tool);
+    fmt::print(err, "{}", usage);
     return 2;
   }
   Planner plan(mode, tool, err);
@@ -200,6 +227,7 @@ int run_transfer(TransferMode mode, const std::vector<std::string>& args, FILE* 
 }
 
 int run_remove(const std::vector<std::string>& args, FILE* out, FILE* err_in) {
+  if (int rc = common::handle_standard_options({"er_rm", kRemoveUsage, kRemoveOptions}, args, out); rc >= 0) return rc;
   Options o = parse(args, true);
   FILE* err = o.force ? nullptr : err_in;
   bool failed = false;
@@ -208,7 +236,7 @@ int run_remove(const std::vector<std::string>& args, FILE* out, FILE* err_in) {
     failed = true;
   };
   if (!o.bad_option.empty()) {
-    fmt::print(err_in, "er_rm: unknown option '{}'\n", o.bad_option);
+    fmt::print(err_in, "er_rm: {}\n", common::unknown_option(o.bad_option, kRemoveOptions));
     return 2;
   }
   if (o.version) {
@@ -216,7 +244,7 @@ int run_remove(const std::vector<std::string>& args, FILE* out, FILE* err_in) {
     return 0;
   }
   if (o.operands.empty()) {
-    if (err) fmt::print(err, "usage: er_rm [-f] [-V] experiment-list\n");
+    if (err) fmt::print(err, "{}", kRemoveUsage);
     return o.force ? 0 : 2;
   }
   auto remove_one = [&](const std::string& p) {

@@ -46,7 +46,7 @@ TEST_F(Utilities, VersionAndUsage) {
   EXPECT_EQ(call("er_rm", {"-v"}).out.rfind("er_rm: erkit ", 0), 0u);
   auto u = call("er_mv", {p("a.er")});
   EXPECT_EQ(u.status, 2);
-  EXPECT_NE(u.err.find("usage: er_mv"), std::string::npos);
+  EXPECT_NE(u.err.find("Usage: er_mv"), std::string::npos);
   EXPECT_EQ(call("er_cp", {"-x", "a.er", "b.er"}).status, 2);
 }
 

@@ -1,8 +1,11 @@
 #include "model/profile.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <unordered_map>
 
+#include "common/progress.h"
 #include "model/event_source.h"
 #include "model/filter/filter.h"
 
@@ -10,6 +13,10 @@ namespace erkit::model {
 
 Profile::Profile() : resolver_(std::make_unique<StackResolver>(funcs_, sym_cache_)) {}
 Profile::~Profile() = default;
+
+namespace {
+uint64_t event_count(const reader::Experiment& e) { return e.clock.size() + e.heap.size() + e.sync.size() + e.io.size(); }
+}  // namespace
 
 uint32_t Profile::add_experiment(reader::Experiment e) {
   exps_.push_back(std::move(e));
@@ -19,7 +26,9 @@ uint32_t Profile::add_experiment(reader::Experiment e) {
   const reader::Experiment& ex = exps_.back();
   std::unordered_map<uint32_t, ThreadEntry> seen;
   std::vector<int32_t> cpus;
+  common::Progress progress("symbolising", ex.path, event_count(ex));
   for_each_event(ex, [&](const EventRecord& ev) {
+    progress.tick();
     resolver_->resolve(x, ex, ev.stack_id, ev.tstamp_ns);
     auto [it, inserted] = seen.try_emplace(ev.tid);
     ThreadEntry& t = it->second;
@@ -157,9 +166,14 @@ void Profile::compute() {
   if (computed_) return;
   aggs_.clear();
   std::unordered_map<uint64_t, uint32_t> index;  // (exp, stack id) -> aggs_ slot
+  uint64_t total = 0;
+  for (const auto& e : exps_) total += event_count(e);
+  common::Progress progress("aggregating", exps_.size() == 1 ? exps_[0].path : fmt::format("{} experiments", exps_.size()),
+                            total);
   for (uint32_t x = 0; x < exps_.size(); ++x) {
     const reader::Experiment& e = exps_[x];
     for_each_event(e, [&](const EventRecord& ev) {
+      progress.tick();
       const ResolvedStack& rs = resolver_->resolve(x, e, ev.stack_id, ev.tstamp_ns);
       if (pred_) {
         filter::EventView v;

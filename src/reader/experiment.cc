@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/progress.h"
 #include "common/text_escape.h"
 #include "reader/archive.h"
 #include "reader/data_file.h"
@@ -222,12 +223,14 @@ bool plausible(const format::IoEventRecord& r) {
 }
 
 void read_data(Experiment& e) {
+  common::Progress progress("reading", e.path);  // records, on a terminal after 1 s
   for (uint32_t k = 0; k < uint32_t(format::DataKind::kCount); ++k) {
     auto kind = format::DataKind(k);
     std::string file = format::kDataFileNames[k];
     std::vector<std::string> msgs;
     uint64_t bad = 0, implausible = 0;
     auto st = read_data_file(e.path + "/" + file, kind, [&](uint32_t rk, const uint8_t* p, uint32_t size) {
+      progress.tick();
       switch (rk) {
         case format::kRecStack: {
           format::StackRecord h;

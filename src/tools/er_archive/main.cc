@@ -10,20 +10,23 @@
 #include <string>
 #include <vector>
 
+#include "common/cli.h"
 #include "common/version.h"
 #include "reader/archive.h"
 
 namespace {
 
-void usage(FILE* out) {
-  fmt::print(out,
-             "Usage: er_archive [-qAF] experiment|group ...\n"
-             "       er_archive -V\n"
-             "  -q  do not print warnings (they are kept in the archives)\n"
-             "  -A  also copy every load object into the experiment (for reading it elsewhere)\n"
-             "  -F  rewrite the archives that exist already\n"
-             "  -V  print the version\n");
-}
+const char* kUsage =
+    "Usage: er_archive [-qAF] experiment|group ...\n"
+    "       er_archive -V\n"
+    "  -q  do not print warnings (they are kept in the archives)\n"
+    "  -A  also copy every load object into the experiment (for reading it elsewhere)\n"
+    "  -F  rewrite the archives that exist already\n"
+    "  -V  print the version\n"
+    "  --  ends the options\n";
+const std::vector<std::string> kOptions = {"-q", "-A", "-F", "-V"};
+
+void usage(FILE* out) { fmt::print(out, "{}", kUsage); }
 
 // A group (.erg) names experiments, one per line after its header.
 bool expand(const std::string& arg, std::vector<std::string>* out, std::string* error) {
@@ -49,9 +52,22 @@ int main(int argc, char** argv) {
   bool quiet = false;
   erkit::reader::ArchiveOptions opt;
   std::vector<std::string> targets;
+  if (int rc = erkit::common::handle_standard_options({"er_archive", kUsage, kOptions}, {argv + 1, argv + argc});
+      rc >= 0)
+    return rc;
+  bool dashes = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a.size() > 1 && a[0] == '-' && targets.empty()) {
+    if (a == "--" && !dashes && targets.empty()) {
+      dashes = true;
+      continue;
+    }
+    if (a.size() > 2 && a[0] == '-' && a[1] == '-' && !dashes) {
+      fmt::print(stderr, "er_archive: {}\n", erkit::common::unknown_option(a, kOptions));
+      usage(stderr);
+      return 2;
+    }
+    if (a.size() > 1 && a[0] == '-' && targets.empty() && !dashes) {
       for (size_t k = 1; k < a.size(); ++k) {
         switch (a[k]) {
           case 'q': quiet = true; break;
@@ -59,7 +75,7 @@ int main(int argc, char** argv) {
           case 'F': opt.force = true; break;
           case 'V': fmt::print("er_archive: erkit {}\n", ERKIT_VERSION); return 0;
           default:
-            fmt::print(stderr, "er_archive: unknown option -{}\n", a[k]);
+            fmt::print(stderr, "er_archive: unknown option '-{}' (in '{}')\n", a[k], a);
             usage(stderr);
             return 2;
         }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "common/cli.h"
+#include "common/progress.h"
 #include "common/version.h"
 #include "exporters/exporters.h"
 #include "exporters/load.h"
@@ -20,7 +22,7 @@ using namespace erkit;
 namespace {
 
 const char* kUsage =
-    "usage: er_convert -format FORMAT [-metrics LIST] [-o FILE] [-name long|short|mangled] experiment-list\n"
+    "Usage: er_convert -format FORMAT [-metrics LIST] [-o FILE] [-name long|short|mangled] experiment-list\n"
     "  FORMAT   pprof       gzipped profile.proto (go tool pprof, speedscope, ...)\n"
     "           chrome      Chrome trace event JSON timeline (Perfetto UI, chrome://tracing)\n"
     "           speedscope  speedscope JSON, one time-ordered profile per thread\n"
@@ -30,7 +32,10 @@ const char* kUsage =
     "                 default: every metric with data, user first. Single-valued formats use the first.\n"
     "  -o FILE        output file ('-' for standard output); default: <experiment>.<format suffix>\n"
     "  -name STYLE    function names: long (default), short (no parameters) or mangled\n"
-    "  -V             print the version\n";
+    "  -V             print the version\n"
+    "  --             ends the options\n";
+
+const std::vector<std::string> kOptions = {"-format", "-metrics", "-o", "-name", "-V", "--format"};
 
 int usage_error(const std::string& m) {
   fmt::print(stderr, "er_convert: {}\n{}", m, kUsage);
@@ -50,8 +55,19 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc), paths;
   std::string format, metrics, output;
   exporters::Options opts;
+  if (int rc = common::handle_standard_options({"er_convert", kUsage, kOptions}, args); rc >= 0) return rc;
+  common::Progress::set_tool("er_convert");  // progress on a terminal while loading
+  bool dashes = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    if (!dashes && a == "--") {
+      dashes = true;
+      continue;
+    }
+    if (dashes) {
+      paths.push_back(a);
+      continue;
+    }
     auto value = [&](std::string* dst) {
       if (i + 1 >= args.size()) return false;
       *dst = args[++i];
@@ -76,7 +92,7 @@ int main(int argc, char** argv) {
       else if (style == "mangled") opts.names.mangled = true;
       else if (style != "long") return usage_error(fmt::format("unknown name style '{}'", style));
     } else if (a.size() > 1 && a[0] == '-') {
-      return usage_error(fmt::format("unknown option '{}'", a));
+      return usage_error(common::unknown_option(a, kOptions));
     } else {
       paths.push_back(a);
     }

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "common/cli.h"
 #include "common/version.h"
 #include "exporters/perf_import.h"
 #include "exptools/experiment_files.h"
@@ -19,7 +20,14 @@ using namespace erkit;
 
 namespace {
 
-const char* kUsage = "usage: er_import [-o name.er] [-V] [perf.data | perf-script-output | -]\n";
+const char* kUsage =
+    "Usage: er_import [-o name.er] [-V] [perf.data | perf-script-output | -]\n"
+    "  -o name.er  the experiment to write (default: perf.N.er, the first that does not exist)\n"
+    "  -V          print the version\n"
+    "  --          ends the options\n"
+    "A perf.data file (the default input) is read through 'perf script'; any other file, or '-'\n"
+    "for standard input, is taken as 'perf script' output.\n";
+const std::vector<std::string> kOptions = {"-o", "-V"};
 
 bool exists(const std::string& p) {
   struct stat st;
@@ -31,9 +39,24 @@ bool exists(const std::string& p) {
 int main(int argc, char** argv) {
   std::string input, output;
   std::string command = "er_import";
+  if (int rc = common::handle_standard_options({"er_import", kUsage, kOptions}, {argv + 1, argv + argc}); rc >= 0)
+    return rc;
+  bool dashes = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     command += " " + a;
+    if (!dashes && a == "--") {
+      dashes = true;
+      continue;
+    }
+    if (dashes) {
+      if (!input.empty()) {
+        fmt::print(stderr, "er_import: one input at a time\n{}", kUsage);
+        return 2;
+      }
+      input = a;
+      continue;
+    }
     if (a == "-V" || a == "-v") {
       fmt::print("er_import: erkit {}\n", ERKIT_VERSION);
       return 0;
@@ -45,7 +68,7 @@ int main(int argc, char** argv) {
       output = argv[++i];
       command += std::string(" ") + argv[i];
     } else if (a.size() > 1 && a[0] == '-') {
-      fmt::print(stderr, "er_import: unknown option '{}'\n{}", a, kUsage);
+      fmt::print(stderr, "er_import: {}\n{}", common::unknown_option(a, kOptions), kUsage);
       return 2;
     } else if (!input.empty()) {
       fmt::print(stderr, "er_import: one input at a time\n{}", kUsage);

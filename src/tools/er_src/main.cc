@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cli.h"
 #include "common/version.h"
 #include "rcfile.h"
 #include "views/disasm_view.h"
@@ -22,7 +23,16 @@ namespace {
 
 constexpr const char* kUsage =
     "Usage: er_src [-func | -{source,src} item tag | -disasm item tag | -{c,scc,dcc} com_spec |\n"
-    "              -outfile filename | -V] object\n";
+    "              -outfile filename | -V] object\n"
+    "  -func                 list the object's functions\n"
+    "  -source item tag      annotated source of a function or file (-src is the same)\n"
+    "  -disasm item tag      annotated disassembly of a function or file\n"
+    "  -c, -scc, -dcc spec   compiler commentary shown (both, source, disassembly)\n"
+    "  -outfile filename     write to filename instead of standard output\n"
+    "  -V                    print the version\n"
+    "  --                    ends the options (the object may start with '-')\n";
+
+const std::vector<std::string> kOptions = {"-func", "-source", "-src", "-disasm", "-c", "-scc", "-dcc", "-outfile", "-V"};
 
 int fail(const std::string& m) {
   fmt::print(stderr, "er_src: {}\n", m);
@@ -73,6 +83,7 @@ int list_functions(views::ObjectCodeIndex& obj, FILE* out) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (int rc = common::handle_standard_options({"er_src", kUsage, kOptions}, args); rc >= 0) return rc;
   if (args.empty()) {
     fmt::print(stderr, "{}", kUsage);
     return 1;
@@ -88,9 +99,18 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "er_src: warning: .er.rc dcc: {}\n", error);
   Request req;
   std::string outfile = "-", object;
-  bool version = false;
+  bool version = false, dashes = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    if (a == "--" && !dashes) {
+      dashes = true;
+      continue;
+    }
+    if (dashes) {
+      if (!object.empty()) return fail(fmt::format("more than one object given ('{}', '{}')", object, a));
+      object = a;
+      continue;
+    }
     auto need = [&](size_t n) { return i + n < args.size(); };
     if (a == "-V") {
       version = true;
@@ -113,7 +133,7 @@ int main(int argc, char** argv) {
       if (!need(1)) return fail("-outfile needs a file name");
       outfile = args[++i];
     } else if (!a.empty() && a[0] == '-') {
-      return fail(fmt::format("unknown option '{}'\n{}", a, kUsage));
+      return fail(fmt::format("{}\n{}", common::unknown_option(a, kOptions), kUsage));
     } else if (object.empty()) {
       object = a;
     } else {
