@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """er_kernel's overhead (docs/er_kernel.md, "Overhead"): a fixed amount of work run alone and
 while `er_kernel -p <rate>` profiles every CPU, interleaved, N times each; reports the median
-wall and CPU time of the work with and without, and er_kernel's own CPU time as a share of
-all CPUs' time. Needs the privileges er_kernel needs (root). Prints Markdown.
+wall and CPU time of the work with and without, er_kernel's own CPU time while recording as a
+share of all CPUs' time, and the CPU time of its end (reading the symbols, writing the ELF
+files). Needs the privileges er_kernel needs (root). Prints Markdown.
 
   bench/kernel/measure.py --build build [--runs 9] [--rate on] [--units 40]
 """
@@ -27,6 +28,13 @@ def run_work(cmd):
     return wall, cpu
 
 
+def proc_cpu(pid):
+    """utime + stime of a live process, in seconds (/proc/<pid>/stat)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
@@ -45,7 +53,7 @@ def main(argv):
     out = []
     scratch = tempfile.mkdtemp(prefix="er_kernel_bench_")
     for name, cmd in works.items():
-        base, prof, kcpu, kspan = [], [], [], []
+        base, prof, kcpu, kspan, kend = [], [], [], [], []
         for i in range(a.runs):
             base.append(run_work(cmd))
             exp = os.path.join(scratch, f"k{len(kcpu)}_{i}.er")
@@ -54,13 +62,15 @@ def main(argv):
             rec = subprocess.Popen([er_kernel, "-p", a.rate, "-o", exp], stderr=subprocess.DEVNULL)
             time.sleep(0.3)  # recording has started
             w = run_work(cmd)
+            recording = proc_cpu(rec.pid)  # er_kernel's CPU while recording
+            span = time.monotonic() - t0
             rec.send_signal(signal.SIGINT)
             rec.wait()
-            span = time.monotonic() - t0
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             total = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
             prof.append(w)
-            kcpu.append(total - w[1])  # er_kernel's own CPU: all children minus the work
+            kcpu.append(recording)
+            kend.append(total - w[1] - recording)  # the end: symbols, ELF files, log
             kspan.append(span)
             subprocess.run(["rm", "-rf", exp])
         bw = statistics.median(x[0] for x in base)
@@ -68,11 +78,13 @@ def main(argv):
         pw = statistics.median(x[0] for x in prof)
         pc = statistics.median(x[1] for x in prof)
         share = statistics.median(k / (s * ncpu) for k, s in zip(kcpu, kspan))
+        end = statistics.median(kend)
         out.append(f"| {name} | {bw:.3f} | {pw:.3f} | {100 * (pw / bw - 1):+.1f} % | {bc:.3f} | {pc:.3f} | "
-                   f"{100 * (pc / bc - 1):+.1f} % | {100 * share:.2f} % |")
+                   f"{100 * (pc / bc - 1):+.1f} % | {100 * share:.2f} % | {end:.2f} s |")
     print(f"er_kernel -p {a.rate}, {a.runs} interleaved runs a configuration, {ncpu} CPUs, medians:\n")
-    print("| work | wall alone s | wall profiled s | wall | CPU alone s | CPU profiled s | CPU | er_kernel's CPU / all CPUs |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| work | wall alone s | wall profiled s | wall | CPU alone s | CPU profiled s | CPU "
+          "| er_kernel's CPU while recording / all CPUs | er_kernel's end (symbols) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     print("\n".join(out))
     return 0
 

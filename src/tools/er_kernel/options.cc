@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "collect/options.h"
+#include "common/cli.h"
 
 namespace erkit::er_kernel {
 
@@ -25,27 +26,32 @@ std::optional<uint32_t> id(const std::string& v) {
 }
 }  // namespace
 
-void print_usage(FILE* out) {
-  fmt::print(out,
-             "Usage: er_kernel -p on|hi|lo|<interval> [-t secs] [-q secs] [-T pid/tid ...]\n"
-             "                 [-o name.er] [-d dir] [-g group.erg] [-n] [-v] [load [args]]\n"
-             "       er_kernel [options] collect [collect-options] load [args]\n"
-             "Records the kernel's clock profile of every CPU (KCPU Cycles, kernel call stacks) into\n"
-             "ktest.N.er; with a load, runs it between two quiet periods; with `collect load`, also\n"
-             "records the load's user experiment (test.N.er) on the same clock.\n\n"
-             "  -p on|hi[gh]|lo[w]|<ms>[m|u]  sampling interval (on about 10 ms, hi 1 ms, lo 100 ms)\n"
-             "  -t <secs>       stop after this many seconds (default: Ctrl-C, or the load's end)\n"
-             "  -q <secs>       quiet period before and after the load (default 1)\n"
-             "  -T <pid>/<tid>  also record Kthr Time of this thread (0/<tid>: a kernel thread),\n"
-             "                  on the CPU or not: <SLEEPING>, <STALLED>; repeatable\n"
-             "  -o <name>.er    experiment name (default ktest.1.er, the next free number)\n"
-             "  -d <dir>        directory for the experiment      -g <group>.erg  add it to a group\n"
-             "  -n              dry run: say what would be recorded, record nothing\n"
-             "  -v              verbose                            -V, --version  print the version\n"
-             "  -h, --help      this text\n"
-             "Privileges: root, or CAP_PERFMON and CAP_SYSLOG, or kernel.perf_event_paranoid <= 0\n"
-             "with kernel.kptr_restrict 0 (see docs/er_kernel.md).\n");
-}
+const char* const kUsage =
+    "Usage: er_kernel -p on|hi|lo|<interval> [-t secs] [-q secs] [-T pid/tid ...]\n"
+    "                 [-o name.er] [-d dir] [-g group.erg] [-n] [-v] [--] [load [args]]\n"
+    "       er_kernel [options] collect [collect-options] load [args]\n"
+    "Records the kernel's clock profile of every CPU (KCPU Cycles, kernel call stacks) into\n"
+    "ktest.N.er; with a load, runs it between two quiet periods; with `collect load`, also\n"
+    "records the load's user experiment (test.N.er) on the same clock.\n\n"
+    "  -p on|hi|lo|<ms>  sampling interval (on about 10 ms, hi 1 ms, lo 100 ms; <ms>[m|u])\n"
+    "  -t <secs>         stop after this many seconds (default: Ctrl-C, or the load's end)\n"
+    "  -q <secs>         quiet period before and after the load (default 1)\n"
+    "  -T <pid>/<tid>    also record Kthr Time of this thread (0/<tid>: a kernel thread),\n"
+    "                    on the CPU or not: <SLEEPING>, <STALLED>; repeatable\n"
+    "  -o <name>.er      experiment name (default ktest.1.er, the next free number)\n"
+    "  -d <dir>          directory for the experiment\n"
+    "  -g <group>.erg    add the experiment to a group\n"
+    "  -n                dry run: say what would be recorded, record nothing\n"
+    "  -v                verbose\n"
+    "  -V, --version     print the version\n"
+    "  -h, --help        this text\n"
+    "  --                ends the options: the load follows\n"
+    "Privileges: root, or CAP_PERFMON and CAP_SYSLOG, or kernel.perf_event_paranoid <= 0\n"
+    "with kernel.kptr_restrict 0 (see docs/er_kernel.md).\n";
+
+const std::vector<std::string> kOptions = {"-p", "-t", "-q", "-T", "-o", "-d", "-g", "-n", "-v", "-V", "-h"};
+
+void print_usage(FILE* out) { fmt::print(out, "{}", kUsage); }
 
 ParseResult parse_options(const std::vector<std::string>& args) {
   Options o;
@@ -78,7 +84,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
     }
     static const std::string with_value = "-p -t -q -T -o -d -g";
     if (a.size() != 2 || with_value.find(a) == std::string::npos)
-      return fail(fmt::format("unknown option '{}'", a));
+      return fail(common::unknown_option(a, kOptions));
     if (i + 1 >= args.size()) return fail(fmt::format("{} needs a value", a));
     const std::string& v = args[++i];
     switch (a[1]) {
