@@ -194,7 +194,10 @@ TEST_F(ErKernel, ChosenThreadSleepingTime) {
   ASSERT_EQ(wait_exit(prog), 0);
   ASSERT_TRUE(started) << slurp(dir_ + "/er_kernel.err");
   ASSERT_EQ(rec_status, 0) << slurp(dir_ + "/er_kernel.err");
-  EXPECT_NE(slurp(dir_ + "/er_kernel.err").find("threads_ended"), std::string::npos) << slurp(dir_ + "/er_kernel.err");
+  const std::string err = slurp(dir_ + "/er_kernel.err");
+  EXPECT_NE(err.find("threads_ended"), std::string::npos) << err;
+  if (size_t w = err.find("no <SLEEPING>/<STALLED> for -T threads"); w != std::string::npos)
+    GTEST_SKIP() << "the scheduler tracepoints cannot be used here: " << err.substr(w, err.find('\n', w) - w);
   const double slept = values(truth)["slept_ns"] / 1e9;
   const double cpu = values(truth)["cpu_ns"] / 1e9;  // includes its spin before recording began
 
