@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 
 #include "common/text_escape.h"
 #include "common/version.h"
@@ -86,6 +87,18 @@ char task_state(uint32_t pid, uint32_t tid) {
   std::string st = read_text_file(task_dir(pid, tid) + "/stat");
   size_t p = st.rfind(')');
   return p == std::string::npos || p + 2 >= st.size() ? 0 : st[p + 2];
+}
+
+// A kernel thread (PF_KTHREAD in /proc/<tid>/stat's flags): its LWP field is 0, as on Solaris.
+bool is_kernel_thread(uint32_t tid) {
+  std::string st = read_text_file(fmt::format("/proc/{}/stat", tid));
+  size_t p = st.rfind(')');
+  if (p == std::string::npos) return false;
+  std::istringstream in(st.substr(p + 1));
+  std::string f;
+  for (int i = 0; i < 7 && (in >> f); ++i) {
+  }
+  return (std::strtoull(f.c_str(), nullptr, 10) & 0x00200000u) != 0;  // PF_KTHREAD
 }
 
 std::string comm_of(uint32_t pid, uint32_t tid) {
@@ -237,9 +250,11 @@ void Recorder::record_cpu_sample(const PerfSample& s) {
   r.ns[format::kMsSystem] = s.period;
   w_->clock_sample(r);
   ++samples_;
-  if (task_pid_.emplace(s.tid, s.pid).second && s.tid) {
+  if (s.tid && !task_pid_.count(s.tid)) {
+    uint32_t pid = is_kernel_thread(s.tid) ? 0 : s.pid;
+    task_pid_[s.tid] = pid;
     std::string c = comm_of(s.pid, s.tid);
-    w_->log_line(fmt::format("{} task tid={} pid={} comm={}", r.tstamp_ns, s.tid, s.pid, common::quote_value(c)));
+    w_->log_line(fmt::format("{} task tid={} pid={} comm={}", r.tstamp_ns, s.tid, pid, common::quote_value(c)));
   }
 }
 

@@ -175,6 +175,11 @@ TEST_F(ErKernel, SystemTimeOfAProcessMatchesItsKcpuAndBothExperimentsOpenTogethe
     if (t >= ustart - 20000000 && t <= uend + 20000000) ++inside;
   }
   ASSERT_GT(total, 100u);
+  // Kernel threads have LWP 0 (Table 5-1): every kworker/ksoftirqd seen is filed under PID 0.
+  for (const auto& [tid, comm] : ke.log.task_comm)
+    if (comm.rfind("kworker/", 0) == 0 || comm.rfind("ksoftirqd/", 0) == 0) {
+      EXPECT_EQ(ke.log.task_pid.at(tid), 0u) << comm;
+    }
   EXPECT_GE(double(inside), 0.98 * double(total)) << inside << " of " << total << " samples inside the user run";
 }
 
