@@ -52,6 +52,9 @@ void ExperimentLog::write_header(const Options& o, const LaunchContext& ctx) {
   if (o.stop_after_exec) append("0 setting name=stop_after_exec on=1");
   append(fmt::format("0 setting name=archive value={}", o.archive));
   append(fmt::format("0 setting name=limit mb={}", o.size_limit_mb));
+  if (!ctx.emulation.machine.empty())
+    append(fmt::format("0 setting name=emulation machine={} emulator={} sysroot={}", ctx.emulation.machine,
+                       quote_value(ctx.emulation.emulator), quote_value(ctx.emulation.sysroot)));
   {
     std::string map = dir_ + "/" + format::kMapFile;
     int fd = open(map.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

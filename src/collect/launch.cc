@@ -73,7 +73,7 @@ std::string resolve_program(const std::string& program, std::string* error) {
 
 bool wants_tracing(const Options& o) { return o.heap_trace || o.io_trace || o.sync_trace != "off"; }
 
-std::string find_collector_library(const Options& o, std::string* error) {
+std::string find_collector_library(const Options& o, std::string* error, const std::string& subdir) {
   if (const char* env = getenv("ERKIT_COLLECTOR_LIB"); env && *env) return env;
   const char* name = wants_tracing(o) ? "libcollector.so" : "libcollector-clock.so";
   char self[PATH_MAX];
@@ -85,10 +85,15 @@ std::string find_collector_library(const Options& o, std::string* error) {
   self[n] = 0;
   std::filesystem::path bindir = std::filesystem::path(self).parent_path();
   for (const char* rel : {"../lib", "../" ERKIT_INSTALL_LIBDIR, "../lib64"}) {
-    auto cand = (bindir / rel / name).lexically_normal();
+    auto cand = (subdir.empty() ? bindir / rel / name : bindir / rel / subdir / name).lexically_normal();
     if (std::filesystem::exists(cand)) return cand.string();
   }
-  *error = fmt::format("{} not found next to {} (set ERKIT_COLLECTOR_LIB)", name, self);
+  if (!subdir.empty())
+    *error = fmt::format("{}/{} (the collector built for the target's machine) not found next to {}: build it "
+                         "(docs/platforms.md) or set ERKIT_COLLECTOR_LIB",
+                         subdir, name, self);
+  else
+    *error = fmt::format("{} not found next to {} (set ERKIT_COLLECTOR_LIB)", name, self);
   return {};
 }
 
@@ -114,6 +119,7 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error) {
   if (const char* old = getenv("LD_PRELOAD"); old && *old) preload += std::string(" ") + old;
   std::string exp_abs = std::filesystem::absolute(ctx.experiment).lexically_normal().string();
   std::string params = collector_params(o);
+  if (!ctx.emulation.machine.empty()) params += ";q=1";  // the collector runs under qemu-user
 
   // SIGINT/SIGTERM reach the target (same process group for ^C); collect waits for it.
   struct sigaction sa {};
@@ -134,15 +140,22 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error) {
     for (char** e = environ; *e; ++e)
       if (std::strncmp(*e, "ERKIT_", 6) == 0) stale.emplace_back(*e, std::strchr(*e, '=') - *e);
     for (const auto& name : stale) unsetenv(name.c_str());
-    setenv("LD_PRELOAD", preload.c_str(), 1);
+    if (ctx.emulation.machine.empty()) setenv("LD_PRELOAD", preload.c_str(), 1);
+    else unsetenv("LD_PRELOAD");  // the emulated program gets it from qemu's -E (emulation.cc)
     setenv("ERKIT_EXPERIMENT", exp_abs.c_str(), 1);
     setenv("ERKIT_PARAMS", params.c_str(), 1);
     setenv("ERKIT_PID", std::to_string(getpid()).c_str(), 1);
     if (!o.follow_regex.empty()) setenv("ERKIT_FOLLOW_REGEX", o.follow_regex.c_str(), 1);
+    std::vector<std::string> args = o.target;
+    std::string exe = ctx.program_path;
+    if (!ctx.emulation.machine.empty()) {
+      args = emulated_argv(ctx.emulation, preload, ctx.program_path, o.target);
+      exe = ctx.emulation.emulator;
+    }
     std::vector<char*> argv;
-    for (const auto& a : o.target) argv.push_back(const_cast<char*>(a.c_str()));
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    execv(ctx.program_path.c_str(), argv.data());
+    execv(exe.c_str(), argv.data());
     fmt::print(ctx.out ? ctx.out : stderr, "collect: cannot execute '{}': {}\n", ctx.program_path,
                std::strerror(errno));
     if (ctx.out) std::fflush(ctx.out);

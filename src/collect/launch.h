@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "collect/emulation.h"
 #include "collect/options.h"
 
 namespace erkit::collect {
@@ -14,6 +15,7 @@ struct LaunchContext {
   std::string experiment;      // created directory
   std::string command_line;    // collect's own argv, for the log
   FILE* out = nullptr;         // collect's own output (-O), stdout when null
+  Emulation emulation;         // a target of another machine runs under qemu-user
 };
 
 // Runs the target and returns collect's exit status (the target's, or 128+signal).
@@ -24,8 +26,9 @@ std::string resolve_program(const std::string& program, std::string* error);
 // Locates the collector library next to this collect binary (build tree or install prefix):
 // libcollector.so when the options ask for heap, sync-wait or I/O tracing (it exports the
 // tracing interposers), else libcollector-clock.so (the same collector without them).
-// ERKIT_COLLECTOR_LIB overrides both.
-std::string find_collector_library(const Options& o, std::string* error);
+// ERKIT_COLLECTOR_LIB overrides both. `subdir`: the collector built for another machine
+// (lib/<subdir>/, e.g. lib/aarch64-linux-gnu/ for a target run under emulation).
+std::string find_collector_library(const Options& o, std::string* error, const std::string& subdir = {});
 
 // The environment parameter string for the collector (ERKIT_PARAMS).
 std::string collector_params(const Options& o);

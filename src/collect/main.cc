@@ -107,7 +107,8 @@ int main(int argc, char** argv) {
   if (elf.is_elf && !elf.is_dynamic)
     return fail(fmt::format("'{}' is statically linked: the collector cannot be preloaded into it; "
                             "relink it dynamically to profile it", ctx.program_path));
-  ctx.collector_lib = find_collector_library(o, &error);
+  if (elf.is_elf && !plan_emulation(elf.machine, &ctx.emulation, &error)) return fail(error);
+  ctx.collector_lib = find_collector_library(o, &error, ctx.emulation.lib_subdir);
   if (ctx.collector_lib.empty()) return fail(error);
   for (int i = 0; i < argc; ++i) ctx.command_line += (i ? " " : "") + std::string(argv[i]);
 
@@ -126,6 +127,9 @@ int main(int argc, char** argv) {
     fmt::print(g_out, "collect: recording experiment {}\n", ctx.experiment);
     fmt::print(g_out, "collect: target {}; collector {}; parameters {}\n", ctx.program_path, ctx.collector_lib,
                collector_params(o));
+    if (!ctx.emulation.machine.empty())
+      fmt::print(g_out, "collect: {} target: run under {} -L {}\n", ctx.emulation.machine, ctx.emulation.emulator,
+                 ctx.emulation.sysroot);
   }
   std::fflush(g_out);
   int rc = run_target(o, ctx, &error);

@@ -121,9 +121,11 @@ void on_sigprof(int sig, siginfo_t* si, void* uc) {
   // Only errno can be disturbed (raw system calls elsewhere); restore it only if it changed,
   // because a clone()d thread without its own TLS shares errno with its creator.
   // A signal of a timer deleted meanwhile (thread ended, exit) is dropped.
+  // Under qemu-user the signal carries the host kernel's timer id, not the id qemu gave the
+  // program, so only the slot's state can tell (docs/platforms.md).
   auto* ts = static_cast<ThreadState*>(si->si_value.sival_ptr);
   if (!__atomic_load_n(&ts->in_use, __ATOMIC_ACQUIRE) || !ts->has_timer ||
-      ts->timer != reinterpret_cast<timer_t>(intptr_t(si->si_timerid)))
+      (ts->timer != reinterpret_cast<timer_t>(intptr_t(si->si_timerid)) && !g_rt.config.emulated))
     return;
   int saved_errno = errno;
   uint64_t entered = monotonic_ns();
@@ -200,7 +202,8 @@ bool clock_init() {
   // adopted; their CPU time before this point is not the experiment's.
   AdoptContext ctx{ts ? ts->tid : uint32_t(syscall(SYS_gettid)), 0};
   thread_for_each(resume_slot, &ctx);
-  for_each_task(adopt_existing, &ctx);
+  if (g_rt.config.emulated) note_emulator_threads(ctx.self);  // qemu's threads are not the program's
+  else for_each_task(adopt_existing, &ctx);
   if (ctx.adopted) {
     TextLine line;
     line.event(now_ns(), "setting").kv_dec("preexisting_threads", ctx.adopted).write_to(g_rt.log_fd);

@@ -134,6 +134,9 @@ bool same_place(const SyscallState& a, int64_t nr, uint64_t sp, uint64_t pc) {
 uint64_t blocked_stack(ThreadState* writer, ThreadState* ts, const SyscallState& sc, uint64_t pcount,
                        uint64_t fallback) {
   MicrostateTrack& m = ts->ms;
+  // Under qemu-user the kernel's syscall file shows the emulator's host registers, not the
+  // program's: the stack is the latest CPU sample's (docs/platforms.md).
+  if (g_rt.config.emulated) return fallback;
   if (m.episode_stack_id && same_place(sc, m.episode_nr, m.episode_sp, m.episode_pc)) return m.episode_stack_id;
   ucontext_t uc;
   memset(&uc, 0, sizeof uc);

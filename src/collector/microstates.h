@@ -35,6 +35,10 @@ bool microstates_adopt(uint32_t tid, uint64_t cpu_before_ns);
 bool microstates_adopt_slot(ThreadState* ts, uint64_t cpu_before_ns);
 // Final accounting of the calling thread as it ends, before its slot is released.
 void microstates_thread_end(ThreadState* ts);
+// Async-signal-safe. A thread that ended through the trampoline (its slot is released) stays
+// listed in /proc/self/task until the kernel (or qemu-user, for much longer) is done with it:
+// the sampler's scan must not adopt it as a new thread (sampler_thread.cc).
+void microstates_note_thread_end(uint32_t tid);
 // Process exit, after microstates_stop(): final accounting of every thread up to now.
 void microstates_final_pass();
 // In a fork child, before its experiment starts: forgets the parent's sampler and closes every

@@ -264,6 +264,7 @@ void runtime_exec_failed(int err) {
 void runtime_forget_parent_after_fork() {
   g_rt.active = false;
   __atomic_store_n(&g_rt.recording, 0, __ATOMIC_RELEASE);
+  if (g_rt.config.emulated) g_rt.no_helper_threads = true;
   samples_forget_after_fork();
   if (microstates_forget_after_fork) microstates_forget_after_fork();
   // Only the calling thread exists in the child; every block mapped in the parent's files is

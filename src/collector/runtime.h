@@ -29,6 +29,7 @@ struct Config {
   bool pause_signal_starts_recording;
   bool stop_after_exec;         // -x: raise SIGSTOP before main (founder only)
   bool dormant;                 // follows the lineage, records nothing
+  bool emulated;                // runs under qemu-user (collect ran an aarch64 program on x86-64)
 };
 
 struct Runtime {
@@ -41,6 +42,9 @@ struct Runtime {
   int main_tid;
   int pid;             // getpid() of this image (a vfork-like child sharing memory differs)
   int exit_status;     // status given to exit(), -1 unknown
+  // A forked child under qemu-user: qemu 7.2 aborts a forked child of a multi-threaded process
+  // that creates a thread, so the collector's helper threads are not started (docs/platforms.md).
+  bool no_helper_threads;
 };
 
 extern Runtime g_rt;

@@ -49,6 +49,32 @@ void list_tid(uint32_t tid, void* arg) {
 
 bool seen(uint32_t tid) { return tid < kMaxTid && (g_seen[tid / 64] >> (tid % 64)) & 1; }
 
+// Threads that ended through the trampoline and may still be listed (exiting). An entry is
+// dropped once two scans in a row no longer list its tid (one may have been taken before the
+// thread noted its end); the kernel hands out tids cyclically, so a tid is not reused while it
+// is still listed.
+constexpr int kEndedRing = 64;
+uint32_t g_ended[kEndedRing];          // atomic; 0: free
+int g_ended_missing[kEndedRing];       // atomic; scans in a row that did not list it
+unsigned g_ended_next = 0;             // atomic
+
+bool recently_ended(uint32_t tid) {
+  for (uint32_t& e : g_ended)
+    if (__atomic_load_n(&e, __ATOMIC_ACQUIRE) == tid) return true;
+  return false;
+}
+
+void drop_vanished_ended() {
+  for (uint32_t& e : g_ended) {
+    uint32_t tid = __atomic_load_n(&e, __ATOMIC_ACQUIRE);
+    int& missing = g_ended_missing[&e - g_ended];
+    if (!tid) continue;
+    if (seen(tid)) __atomic_store_n(&missing, 0, __ATOMIC_RELAXED);
+    else if (__atomic_add_fetch(&missing, 1, __ATOMIC_RELAXED) >= 2)
+      __atomic_compare_exchange_n(&e, &tid, 0, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+  }
+}
+
 void retire_vanished(ThreadState* ts, void* arg) {
   auto* self = static_cast<ThreadState*>(arg);
   if (ts == self || ts->is_helper) return;
@@ -86,7 +112,7 @@ void scan(ThreadState* self) {
   for (int i = 0; i < listing.n; ++i) {
     uint32_t tid = listing.tids[i];
     if (tid < kMaxTid) g_seen[tid / 64] |= uint64_t(1) << (tid % 64);
-    if (tid == self->tid || starts_pending) continue;
+    if (tid == self->tid || starts_pending || is_emulator_thread(tid) || recently_ended(tid)) continue;
     // Created since the collector started: all of its CPU time belongs to the experiment. A
     // slot claimed on the thread by an interposer does not make it profiled.
     ThreadState* ts = thread_find(tid);
@@ -94,6 +120,7 @@ void scan(ThreadState* self) {
     else if (!ts->clock_started && !ts->is_helper) microstates_adopt_slot(ts, 0);
   }
   thread_for_each(retire_vanished, self);
+  drop_vanished_ended();
   for (int i = 0; i < listing.n; ++i) {
     uint32_t tid = listing.tids[i];
     if (tid < kMaxTid) g_seen[tid / 64] = 0;
@@ -145,8 +172,19 @@ void* sampler_main(void*) {
 
 }  // namespace
 
+void microstates_note_thread_end(uint32_t tid) {
+  unsigned i = __atomic_fetch_add(&g_ended_next, 1, __ATOMIC_RELAXED) % kEndedRing;
+  __atomic_store_n(&g_ended_missing[i], 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&g_ended[i], tid, __ATOMIC_RELEASE);
+}
+
 void microstates_start() {
   if (!clock_enabled() || __atomic_load_n(&g_running, __ATOMIC_ACQUIRE)) return;
+  if (g_rt.no_helper_threads) {
+    log_warning("microstates", "forked child under qemu-user: no sampler thread, no wait/lock/owait times "
+                "(docs/platforms.md)");
+    return;
+  }
   // Never faster than 10 ms: on this kernel (6.x, HZ=250) a thread that wakes more often than
   // the scheduler tick makes CPU-time timers of the other threads fire up to 5x less often
   // (measured: 17-43 instead of 93 signals per 300 ms of CPU at 1 ms), the program's own

@@ -182,6 +182,10 @@ void samples_start() {
   if (g_rt.config.sample_signal > 0 && !install_collector_handler(g_rt.config.sample_signal, on_sample_signal))
     log_warning("sample_signal", "could not install the handler of the -l signal");
   if (g_rt.config.sample_interval_ms <= 0 || __atomic_load_n(&g_sampler_running, __ATOMIC_ACQUIRE)) return;
+  if (g_rt.no_helper_threads) {
+    log_warning("sampler", "forked child under qemu-user: no periodic-sampling thread (docs/platforms.md)");
+    return;
+  }
   __atomic_store_n(&g_stop, 0, __ATOMIC_RELEASE);
   pthread_attr_t attr;
   pthread_attr_init(&attr);

@@ -204,4 +204,31 @@ bool for_each_task(void (*fn)(uint32_t tid, void* arg), void* arg) {
   return n == 0;
 }
 
+namespace {
+constexpr int kMaxEmulatorThreads = 8;
+uint32_t g_emulator_tids[kMaxEmulatorThreads];
+int g_emulator_count = 0;
+
+struct NoteContext {
+  uint32_t self;
+};
+
+void note_one(uint32_t tid, void* arg) {
+  if (tid != static_cast<NoteContext*>(arg)->self && g_emulator_count < kMaxEmulatorThreads)
+    g_emulator_tids[g_emulator_count++] = tid;
+}
+}  // namespace
+
+void note_emulator_threads(uint32_t self) {
+  g_emulator_count = 0;
+  NoteContext ctx{self};
+  for_each_task(note_one, &ctx);
+}
+
+bool is_emulator_thread(uint32_t tid) {
+  for (int i = 0; i < g_emulator_count; ++i)
+    if (g_emulator_tids[i] == tid) return true;
+  return false;
+}
+
 }  // namespace erkit::collector

@@ -63,4 +63,11 @@ bool read_task_sigblk(uint32_t tid, uint64_t* mask);
 // /proc/self/task cannot be read.
 bool for_each_task(void (*fn)(uint32_t tid, void* arg), void* arg);
 
+// Under qemu-user /proc/self/task also lists the emulator's own threads (its RCU thread), which
+// run host code and exist before the collector starts (docs/platforms.md). Called once at the
+// start of an emulated process: every thread but `self` that exists then is taken to be
+// qemu's, and is neither adopted nor profiled.
+void note_emulator_threads(uint32_t self);
+bool is_emulator_thread(uint32_t tid);
+
 }  // namespace erkit::collector

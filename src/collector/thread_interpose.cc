@@ -50,6 +50,7 @@ void on_thread_exit(void*) {
     line.event(now_ns(), "thread_end").kv_dec("tid", ts->tid).write_to(g_rt.log_fd);
   }
   data_thread_retire(ts);
+  microstates_note_thread_end(ts->tid);
   thread_release_current();
 }
 

@@ -85,6 +85,16 @@ std::string founder_of(const std::string& experiment) {
   return p.string();
 }
 
+// The file on this machine of a load object recorded at `path` by a program that ran under
+// qemu-user with sysroot `sysroot` (collect's "emulation" setting, docs/platforms.md): qemu's own
+// rule, the sysroot's file if it has one, else the path itself.
+std::string on_host(const std::string& sysroot, const std::string& path) {
+  struct stat st;
+  if (!sysroot.empty() && !path.empty() && path[0] == '/' && regular_file(sysroot + path, &st))
+    return sysroot + path;
+  return path;
+}
+
 // (path, build-id) of every object in an experiment's map.
 void map_objects(const std::string& experiment, std::set<std::pair<std::string, std::string>>* out) {
   std::ifstream in(experiment + "/" + format::kMapFile);
@@ -224,16 +234,18 @@ ArchiveReport write_archives(const std::string& experiment, const ArchiveOptions
   }
   std::string host = host_name();
   // Archiving elsewhere than where the experiment was recorded records other files.
-  std::string recorded_host;
+  std::string recorded_host, sysroot;
   {
     std::ifstream log(founder + "/" + format::kLogFile);
     std::string line;
     while (recorded_host.empty() && std::getline(log, line)) {
       auto ev = common::parse_text_event(line);
       if (ev && ev->name == "start") recorded_host = ev->get("host");
+      if (ev && ev->name == "setting" && ev->get("name") == "emulation") sysroot = ev->get("sysroot");
     }
   }
   for (const auto& [path, bid] : objects) {
+    std::string file = on_host(sysroot, path);  // what the recorded path named for the target
     std::string stem = base_name(path) + "." + entry_key(path, bid);
     std::string entry_file = dir + "/" + stem + ".archive";
     struct stat st;
@@ -254,21 +266,21 @@ ArchiveReport write_archives(const std::string& experiment, const ArchiveOptions
     e.host = host;
     if (!recorded_host.empty() && recorded_host != host)
       e.warnings.push_back(fmt::format("archived on {}, but the experiment was recorded on {}", host, recorded_host));
-    if (!regular_file(path, &st)) {
+    if (!regular_file(file, &st)) {
       e.warnings.push_back("the load object is missing: only its recorded identity is archived");
     } else {
       e.size = uint64_t(st.st_size);
       e.mtime_ns = mtime_ns(st);
-      e.file_build_id = file_build_id(path);
+      e.file_build_id = file_build_id(file);
       // A build-id already names the content; reading whole libraries to hash them again cost
       // collect ~6 ms of CPU at every exit for a program linked only with libc.
-      if (e.file_build_id.empty()) e.checksum = checksum_of(path);
+      if (e.file_build_id.empty()) e.checksum = checksum_of(file);
       if (!bid.empty() && e.file_build_id != bid) {
         e.warnings.push_back(fmt::format("the file's build-id ({}) differs from the one recorded ({}): it changed "
                                          "after the experiment was recorded",
                                          e.file_build_id.empty() ? "none" : e.file_build_id, bid));
       } else if (opt.copy) {
-        if (copy_file(path, dir + "/" + stem)) {
+        if (copy_file(file, dir + "/" + stem)) {
           e.copy = stem;
           ++r.copied;
         } else {
@@ -304,19 +316,23 @@ void apply_archives(Experiment& e) {
   std::map<std::pair<std::string, std::string>, const ArchiveEntry*> by_key;
   for (const auto& a : entries) by_key[{a.path, a.build_id}] = &a;
   std::map<std::string, std::string> id_cache;  // path -> build-id of the file now
+  std::string sysroot;  // the target ran under qemu-user: its files are under the sysroot
+  if (auto em = e.log.settings.find("emulation"); em != e.log.settings.end() && em->second.count("sysroot"))
+    sysroot = em->second.at("sysroot");
   std::set<std::string> reported;
   for (auto& lo : e.objects) {
     if (lo.path.empty() || lo.path.rfind(e.path, 0) == 0) continue;  // kept inside the experiment
     auto found = by_key.find({lo.path, lo.build_id});
     const ArchiveEntry* a = found == by_key.end() ? nullptr : found->second;
     struct stat st;
-    bool exists = regular_file(lo.path, &st);
+    std::string file = on_host(sysroot, lo.path);
+    bool exists = regular_file(file, &st);
     std::string why;
     if (!exists) {
       why = "is missing";
     } else if (!lo.build_id.empty()) {
-      auto [cit, fresh] = id_cache.try_emplace(lo.path);
-      if (fresh) cit->second = file_build_id(lo.path);
+      auto [cit, fresh] = id_cache.try_emplace(file);
+      if (fresh) cit->second = file_build_id(file);
       if (cit->second != lo.build_id)
         why = fmt::format("changed since it was recorded (build-id {} instead of {})",
                           cit->second.empty() ? "none" : cit->second, lo.build_id);
@@ -324,6 +340,7 @@ void apply_archives(Experiment& e) {
       why = "changed since it was recorded (size or modification time differ)";
     }
     if (why.empty()) {
+      if (file != lo.path) lo.file = file;
       if (a && !a->warnings.empty() && reported.insert(lo.path).second)
         e.problems.push_back({format::kArchivesDir, fmt::format("{}: {}", lo.path, a->warnings.front())});
       continue;

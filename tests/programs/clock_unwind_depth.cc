@@ -2,9 +2,17 @@
 // libstdc++.so (operator<< on an ostream calls the stream buffer's virtual xsputn through
 // std::__ostream_insert) and C++ (std::sort with a lambda), built -O2 without frame pointers, on the main thread and on a worker thread
 // (unwind_thread_root). Nearly all the time is spent at the bottom. argv: [cpu-ms-per-thread]
+// On aarch64 every function here signs its return address (pointer authentication, pac-ret,
+// also in leaves): the unwinder must strip the signature (the aarch64 tests, docs/platforms.md).
+// main then reports whether the CPU really signs them (qemu's default CPU does).
+#if defined(__aarch64__)
+#pragma GCC target("branch-protection=pac-ret+leaf")
+#endif
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include <cstdio>
 
 #include <algorithm>
 #include <ostream>
@@ -100,8 +108,28 @@ extern "C" NOINLINE void* unwind_thread_root(void*) {
   return nullptr;
 }
 
+#if defined(__aarch64__)
+// Whether the CPU really signs pointers with the A key (what paciasp does to every return
+// address here) or treats the PAC hints as no-ops: pacia1716 on a code address with a few
+// modifiers (a 7-bit signature can be zero for one of them by chance, not for all).
+extern "C" NOINLINE bool return_addresses_are_signed() {
+  const unsigned long long ptr = reinterpret_cast<unsigned long long>(&run_chains);
+  for (unsigned long long m = 1; m <= 4; ++m) {
+    register unsigned long long x17 asm("x17") = ptr;
+    register unsigned long long x16 asm("x16") = m;
+    asm volatile("hint #8" : "+r"(x17) : "r"(x16));  // pacia1716: sign x17 with modifier x16
+    if (x17 != ptr) return true;
+  }
+  return false;
+}
+#endif
+
 int main(int argc, char** argv) {
   if (argc > 1) g_ms = atol(argv[1]);
+#if defined(__aarch64__)
+  std::fputs(return_addresses_are_signed() ? "return addresses: pac-signed\n" : "return addresses: plain\n", stdout);
+  std::fflush(stdout);
+#endif
   pthread_t t;
   pthread_create(&t, nullptr, unwind_thread_root, nullptr);
   run_chains();

@@ -205,6 +205,20 @@ struct Walker {
   // No CFI: treat the frame as a classic frame-pointer frame ([fp] = caller's fp, [fp+8] =
   // return address), accepted only if it leads up the stack into registered code.
   Step frame_pointer() {
+#if defined(__aarch64__)
+    // An interrupted frame without CFI (a PLT stub, mostly: GNU ld emits no CFI for .plt) has
+    // not saved its return address yet if it is a leaf: it is still in x30. Taken once, for the
+    // interrupted frame only (x30 is a live register there), if it points into registered code.
+    if (pc_exact && fp_run == 0 && valid(kRaColumn)) {
+      const uint64_t lr = strip_pac(regs.r[kRaColumn]);
+      if (lr != regs.pc && is_code(uintptr_t(lr))) {
+        Regs n = regs;
+        n.valid &= ~(uint64_t(1) << kRaColumn);
+        ++fp_run;
+        return finish(n, lr, false, false);
+      }
+    }
+#endif
     if (fp_run >= kMaxFpRun || !valid(kFpReg) || !valid(kSpReg)) return kStepFail;
     const uint64_t fp = regs.r[kFpReg];
     if (fp < regs.r[kSpReg] || (fp & 7u)) return kStepFail;
