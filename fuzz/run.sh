@@ -25,7 +25,7 @@ while (($#)); do
   esac
 done
 if ((${#targets[@]} == 0)); then
-  targets=(reader filter selection metricspec rcfile erprint_commands collect_options)
+  targets=(reader filter selection metricspec rcfile erprint_commands collect_options record_bounds)
 fi
 build=$(cd "$build" && pwd)
 status=0

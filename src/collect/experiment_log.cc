@@ -21,7 +21,7 @@ ExperimentLog::ExperimentLog(std::string dir) : dir_(std::move(dir)) {}
 
 void ExperimentLog::append(const std::string& line) {
   std::string path = dir_ + "/" + format::kLogFile;
-  int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) return;
   std::string l = line + "\n";
   ssize_t n = write(fd, l.data(), l.size());
@@ -57,7 +57,7 @@ void ExperimentLog::write_header(const Options& o, const LaunchContext& ctx) {
                        quote_value(ctx.emulation.emulator), quote_value(ctx.emulation.sysroot)));
   {
     std::string map = dir_ + "/" + format::kMapFile;
-    int fd = open(map.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = open(map.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd >= 0) {
       std::string l = fmt::format("{} {}\n", format::kMapMagic, format::kFormatVersion);
       ssize_t n = write(fd, l.data(), l.size());
@@ -70,7 +70,7 @@ void ExperimentLog::write_header(const Options& o, const LaunchContext& ctx) {
 
 void ExperimentLog::write_notes(const std::vector<std::string>& comments) {
   std::string path = dir_ + "/" + format::kNotesFile;
-  int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) return;
   for (const auto& c : comments) {
     std::string l = c + "\n";

@@ -128,7 +128,7 @@ bool data_files_open(const char* dir, uint64_t size_limit_bytes) {
     path[dl] = '/';
     strcpy(path + dl + 1, name);
     // Files are created lazily by nobody else; create all now so the reader sees every kind.
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, experiment_file_mode(dir));
     if (fd < 0) return false;
     if (!write_header(fd, DataKind(k))) {
       close(fd);

@@ -7,7 +7,10 @@
 #include <sched.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -108,6 +111,25 @@ bool is_static_elf(const char* path) {
   return is_static;
 }
 
+// A program the dynamic loader runs in secure mode (set-user-ID or set-group-ID to someone
+// else, or with file capabilities, where the mount and no_new_privs let them act): it ignores
+// LD_PRELOAD there, so the collector never starts in it.
+bool loader_ignores_preload(const char* path) {
+  if (!path || !strchr(path, '/')) return false;
+  struct stat st;
+  struct statvfs vfs;
+  if (stat(path, &st) != 0 || (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_NOSUID)) ||
+      prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
+    return false;
+  if ((st.st_mode & S_ISUID) && st.st_uid != getuid()) return true;
+  if ((st.st_mode & S_ISGID) && st.st_gid != getgid()) return true;
+  return getxattr(path, "security.capability", nullptr, 0) >= 0;
+}
+
+constexpr const char* kSecureModeText =
+    "is a set-user-ID, set-group-ID or capability program: the dynamic loader ignores the collector in it "
+    "(secure mode), so it runs without recording";
+
 // Appends `line` (with its newline) to the header buffer.
 bool header_add(size_t* n, const char* line, size_t len) {
   if (*n + len + 1 >= sizeof g_header) return false;
@@ -198,11 +220,15 @@ bool create_descendant_experiment(const DescendantPlan& p, const char* kind, con
                                   char* const argv[]) {
   char dir[4200], path[4300];
   descendant_dir(p, dir, sizeof dir);
-  if (!dir[0] || (mkdir(dir, 0755) != 0 && errno != EEXIST)) return false;
+  // The directory and its files follow the founder's mode (collect's umask), not the program's.
+  unsigned file_mode = experiment_file_mode(g_rt.config.founder_dir);
+  if (!dir[0] || (mkdir(dir, file_mode | ((file_mode & 0444) >> 2)) != 0 && errno != EEXIST)) return false;
   lock_dirs();
   bool ok = false;
+  int err = 0;
   if (join_path(path, sizeof path, dir, format::kLogFile)) {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW, file_mode);
+    err = errno;
     if (fd >= 0) {
       size_t n = 0;
       TextLine line;
@@ -221,15 +247,20 @@ bool create_descendant_experiment(const DescendantPlan& p, const char* kind, con
         line.kv_quoted("text", "the program is statically linked: the collector cannot be preloaded into it, "
                                "so this experiment holds no data");
         header_add(&n, line.data(), line.size());
+      } else if (loader_ignores_preload(target)) {
+        TextLine text;
+        text.str("the program ").str(kSecureModeText).str("; this experiment holds no data");
+        line.event(0, "warning").kv("code", "secure_mode_target").kv_quoted("text", text.data());
+        header_add(&n, line.data(), line.size());
       }
       ok = write(fd, g_header, n) == ssize_t(n);
       close(fd);
     } else {
-      ok = errno == EEXIST;
+      ok = err == EEXIST;
     }
   }
   if (ok && join_path(path, sizeof path, dir, format::kMapFile)) {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, file_mode);
     if (fd >= 0) {
       TextLine line;
       line.str(format::kMapMagic).chr(' ').udec(format::kFormatVersion);
@@ -238,7 +269,53 @@ bool create_descendant_experiment(const DescendantPlan& p, const char* kind, con
     }
   }
   unlock_dirs();
+  if (!ok) errno = err ? err : EIO;
   return ok;
+}
+
+namespace {
+// strerror may allocate (unknown numbers): the few reasons a directory cannot be created.
+const char* reason(int err) {
+  switch (err) {
+    case EACCES: return "permission denied";
+    case EPERM: return "operation not permitted";
+    case ENOENT: return "no such directory";
+    case EROFS: return "read-only file system";
+    case ENOSPC: return "no space left";
+    case EDQUOT: return "disk quota exceeded";
+    case ELOOP: return "symbolic link in the way";
+    default: return "cannot be created";
+  }
+}
+}  // namespace
+
+namespace {
+// A warning about descendant `p`: in its parent's log (`log_fd`) and, when the parent is itself
+// a descendant, in the founder's log too (best effort: a process that changed its user or root
+// directory may not reach it by path).
+void family_warning(int log_fd, const DescendantPlan& p, const char* text) {
+  TextLine line;
+  line.event(g_rt.active ? now_ns() : 0, "warning").kv("code", "descendant_not_recorded");
+  line.kv_quoted("lineage", p.lineage).kv_quoted("text", text);
+  if (log_fd >= 0) line.write_to(log_fd);
+  char path[4200];
+  if (!p.parent_lineage[0] || !join_path(path, sizeof path, g_rt.config.founder_dir, format::kLogFile)) return;
+  int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return;
+  line.write_to(fd);
+  close(fd);
+}
+}  // namespace
+
+void warn_descendant_not_recorded(int log_fd, const DescendantPlan& p, const char* target, int err) {
+  char dir[4200];
+  descendant_dir(p, dir, sizeof dir);
+  TextLine text;
+  text.str("descendant ").str(p.lineage).str(" (pid ").udec(uint64_t(getpid())).str(", uid ");
+  text.udec(uint64_t(geteuid())).str(", ").str(target && *target ? target : "?").str(") was followed but ");
+  text.str("could not create its experiment ").str(dir).str(": ").str(reason(err));
+  text.str(" (changed user or root directory?); it runs without recording");
+  family_warning(log_fd, p, text.data());
 }
 
 void descendant_log_event(const DescendantPlan& p, const char* event, int err) {
@@ -288,6 +365,10 @@ void parent_after_fork(const ForkState& f, const char* kind, pid_t pid, int err)
 
 // In the child, single-threaded: its own experiment, or dormant, or nothing.
 void child_after_fork(const ForkState& f) {
+  // The parent's log stays open until forgotten: a child that cannot create its own experiment
+  // (the program changed its user or root directory before forking) says so there.
+  int parent_log =
+      g_rt.log_fd >= 0 && f.plan.follow && f.plan.selected ? fcntl(g_rt.log_fd, F_DUPFD_CLOEXEC, 900) : -1;
   runtime_forget_parent_after_fork();
   g_rt.pid = int(getpid());
   g_forks = g_execs = g_combos = 0;
@@ -296,15 +377,22 @@ void child_after_fork(const ForkState& f) {
   strcpy(c.lineage, f.plan.lineage);
   g_rt.tracking = true;
   c.dormant = !f.plan.selected;
-  if (c.dormant) return;
+  if (c.dormant) {
+    if (parent_log >= 0) close(parent_log);
+    return;
+  }
   char exe[1024];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
+  errno = 0;
   if (!join_path(c.experiment_dir, sizeof c.experiment_dir, c.founder_dir, c.lineage, ".er") ||
       !create_descendant_experiment(f.plan, "fork", exe, nullptr) || !runtime_start_experiment()) {
+    warn_descendant_not_recorded(parent_log, f.plan, exe, errno ? errno : EIO);
+    if (parent_log >= 0) close(parent_log);
     c.dormant = true;
     return;
   }
+  if (parent_log >= 0) close(parent_log);
   if (!f.was_recording) collection_pause("inherited");
 }
 
@@ -460,8 +548,20 @@ int do_exec(ExecVia via, const char* file, int fd, char* const argv[], char* con
     if (!env_has_collector(envp)) return call_exec(via, file, fd, argv, envp);
     return exec_with(EnvMode::kStrip, "", via, file, fd, argv, envp);
   }
-  if (p.selected && !create_descendant_experiment(p, "exec", target, argv)) p.selected = false;
-  log_descendant(p, "exec", 0, 0, target);
+  if (p.selected && !create_descendant_experiment(p, "exec", target, argv)) {
+    // Followed, but its experiment cannot exist (changed user or root directory): say so, and
+    // let the new image run dormant (its own descendants keep their names).
+    warn_descendant_not_recorded(g_rt.active ? g_rt.log_fd : -1, p, target, errno);
+    log_descendant(p, "exec", 0, 0, target);
+    p.selected = false;
+  } else {
+    log_descendant(p, "exec", 0, 0, target);
+    if (p.selected && loader_ignores_preload(target)) {
+      TextLine text;
+      text.str("descendant ").str(p.lineage).str(" (").str(target).str(") ").str(kSecureModeText);
+      family_warning(g_rt.active ? g_rt.log_fd : -1, p, text.data());
+    }
+  }
   runtime_before_exec();
   int rc = exec_with(p.selected ? EnvMode::kFollow : EnvMode::kDormant, p.lineage, via, file, fd, argv, envp);
   int err = errno;

@@ -36,6 +36,9 @@ void plan_descendant(DescKind k, const char* name, const char* detail, Descendan
 // (fork: the arguments are this process's own). Returns false if it could not be created.
 bool create_descendant_experiment(const DescendantPlan& p, const char* kind, const char* target,
                                   char* const argv[]);
+// Writes a "descendant_not_recorded" warning to `log_fd` (the parent's log): the descendant
+// was followed but could not create its experiment (errno `err`).
+void warn_descendant_not_recorded(int log_fd, const DescendantPlan& p, const char* target, int err);
 // Appends an event to the descendant's own log (e.g. exec_failed).
 void descendant_log_event(const DescendantPlan& p, const char* event, int err);
 // Records the descendant in this process's log. pid 0: not known; err != 0: the call failed.

@@ -1,8 +1,10 @@
 #include "collector/dynamic_code.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -29,7 +31,7 @@ int open_in_experiment(const char* name, int flags) {
   memcpy(path, g_rt.config.experiment_dir, dl);
   path[dl] = '/';
   strcpy(path + dl + 1, name);
-  return open(path, flags | O_CLOEXEC, 0644);
+  return open(path, flags | O_CLOEXEC | O_NOFOLLOW, experiment_file_mode(g_rt.config.experiment_dir));
 }
 
 }  // namespace
@@ -81,17 +83,49 @@ void dynamic_function_unload(const void* vaddr) {
   line.write_to(g_rt.map_fd);
 }
 
+// /tmp is shared: anyone may have put a file at /tmp/perf-<pid>.map before this process got
+// its pid (a symbolic link to a secret of the user collect runs as, a FIFO that blocks, a huge
+// or sparse file, a hard link). Only what this program could have written itself is copied.
 void dynamic_code_fini() {
   if (!g_rt.active) return;
   TextLine path;
   path.str("/tmp/perf-").udec(uint64_t(getpid())).str(".map").chr(0);
-  int in = open(path.data(), O_RDONLY | O_CLOEXEC);
-  if (in < 0) return;
+  int in = open(path.data(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+  if (in < 0 && errno == ENOENT) return;
+  struct stat st;
+  const char* why = nullptr;
+  if (in < 0) why = errno == ELOOP ? "is a symbolic link" : "cannot be opened";
+  else if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) why = "is not a regular file";
+  else if (st.st_uid != geteuid()) why = "belongs to another user";
+  else if (st.st_nlink != 1) why = "has other names (hard links)";
+  if (why) {
+    if (in >= 0) close(in);
+    TextLine text;
+    text.str(path.data()).str(" ").str(why).str(": not copied into the experiment");
+    log_warning("jit_map_refused", text.data());
+    return;
+  }
   int out = open_in_experiment(format::kJitMapFile, O_WRONLY | O_CREAT | O_TRUNC);
   char buf[16384];
   ssize_t n;
+  uint64_t copied = 0, last_line_end = 0;
+  bool truncated = false;
   while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0) {
+    if (copied + uint64_t(n) > format::kJitMapMaxBytes) {
+      truncated = true;
+      break;
+    }
     if (write(out, buf, size_t(n)) != n) break;
+    for (ssize_t i = 0; i < n; ++i)
+      if (buf[i] == '\n') last_line_end = copied + uint64_t(i) + 1;
+    copied += uint64_t(n);
+  }
+  if (out >= 0 && truncated) {
+    TextLine text;  // whole lines only
+    if (ftruncate(out, off_t(last_line_end)) != 0) text.str("(could not cut at a line end) ");
+    text.str(path.data()).str(" is larger than ").udec(format::kJitMapMaxBytes >> 20);
+    text.str(" MiB: only its first lines were copied");
+    log_warning("jit_map_truncated", text.data());
   }
   if (out >= 0) close(out);
   close(in);

@@ -60,7 +60,7 @@ void save_vdso(const dl_phdr_info* info, uintptr_t lo, uintptr_t hi, char* path,
   memcpy(path, g_rt.config.experiment_dir, dl);
   path[dl] = '/';
   strcpy(path + dl + 1, name);
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, experiment_file_mode(g_rt.config.experiment_dir));
   if (fd >= 0) {
     uintptr_t start = info->dlpi_addr ? info->dlpi_addr : lo;
     if (write(fd, reinterpret_cast<const void*>(start), hi - start) < 0) {

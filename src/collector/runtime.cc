@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -48,7 +49,7 @@ int open_append(const char* dir, const char* name) {
   memcpy(path, dir, dl);
   path[dl] = '/';
   strcpy(path + dl + 1, name);
-  return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, experiment_file_mode(dir));
 }
 
 // Guards the log or map descriptor against programs that close every descriptor (fd_guard.h).
@@ -129,6 +130,12 @@ void log_warning(const char* code, const char* text) {
   if (!g_rt.active) return;
   TextLine line;
   line.event(now_ns(), "warning").kv("code", code).kv_quoted("text", text).write_to(g_rt.log_fd);
+}
+
+unsigned experiment_file_mode(const char* dir) {
+  struct stat st;
+  if (stat(dir, &st) != 0) return 0600;
+  return (unsigned(st.st_mode) & 0644) | 0600;
 }
 
 void log_event(const char* event) {

@@ -54,6 +54,11 @@ uint64_t now_ns();
 uint64_t monotonic_ns();
 // Async-signal-safe: appends a warning event to the log.
 void log_warning(const char* code, const char* text);
+// Async-signal-safe: the mode for a file the collector creates in `dir` (an experiment, or
+// the founder for a descendant's directory): the directory's own permission bits without
+// execute and with owner read/write, so files follow the umask collect ran under (it created the
+// directory 0755 & ~umask) whatever umask the program set since; never wider than 0644.
+unsigned experiment_file_mode(const char* dir);
 // Async-signal-safe: appends "<t> <event>" (no fields) to the log.
 void log_event(const char* event);
 

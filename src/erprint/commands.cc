@@ -11,6 +11,7 @@
 #include "erprint/command_groups.h"
 #include "erprint/info_commands.h"
 #include "erprint/source_commands.h"
+#include "common/terminal_text.h"
 #include "erprint/trace_commands.h"
 
 namespace erkit::erprint {
@@ -252,7 +253,7 @@ CommandResult run_command_line(Session& s, const std::string& line) {
 CommandResult execute(Session& s, const std::string& line) {
   CommandResult r = run_command_line(s, line);
   if (!r.ok) {
-    fmt::print(stderr, "er_print: {}\n", r.error);
+    fmt::print(stderr, "er_print: {}\n", common::printable(r.error));
     if (s.format == OutputFormat::Json) {
       std::string error;
       auto words = split_command_line(line, &error);
@@ -268,26 +269,27 @@ CommandResult execute(Session& s, const std::string& line) {
   return r;
 }
 
-bool assemble_line(std::string& pending, const std::string& physical_in, std::string* complete) {
-  std::string physical = physical_in;
-  if (!physical.empty() && physical.back() == '\r') physical.pop_back();
-  std::string line = pending + physical;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    if (line[i] == '\\' && quoted && i + 1 < line.size()) ++i;
-    else if (line[i] == '"') quoted = !quoted;
+bool LineAssembler::add(const std::string& physical_in, std::string* complete) {
+  size_t n = physical_in.size();
+  if (n && physical_in[n - 1] == '\r') --n;
+  std::string_view physical(physical_in.data(), n);
+  // Only the new part is scanned: an escape inside quotes never reaches back into pending_
+  // (a quoted continuation ends it with a newline, which escapes nothing).
+  for (size_t i = 0; i < n; ++i) {
+    if (physical[i] == '\\' && quoted_ && i + 1 < n) ++i;
+    else if (physical[i] == '"') quoted_ = !quoted_;
   }
-  if (!line.empty() && line.back() == '\\' && !quoted) {
-    line.pop_back();
-    pending = line;
+  pending_.append(physical);
+  if (!pending_.empty() && pending_.back() == '\\' && !quoted_) {
+    pending_.pop_back();
     return false;
   }
-  if (quoted) {  // a quoted argument continues on the next line
-    pending = line + "\n";
+  if (quoted_) {  // a quoted argument continues on the next line
+    pending_ += '\n';
     return false;
   }
-  pending.clear();
-  *complete = line;
+  *complete = std::move(pending_);
+  pending_.clear();
   return true;
 }
 
@@ -295,16 +297,17 @@ bool run_script(Session& s, const std::string& text, InputMode mode) {
   InputMode saved = s.input;
   s.input = mode;
   std::istringstream in(text);
-  std::string physical, pending, line;
+  std::string physical, line;
+  LineAssembler lines;
   bool ok = true;
   while (std::getline(in, physical)) {
-    if (!assemble_line(pending, physical, &line)) continue;
+    if (!lines.add(physical, &line)) continue;
     CommandResult r = execute(s, line);
     ok &= r.ok;
     if (r.quit) break;
   }
-  if (!pending.empty()) {
-    CommandResult r = execute(s, pending);
+  if (!lines.pending().empty()) {
+    CommandResult r = execute(s, lines.pending());
     ok &= r.ok;
   }
   s.input = saved;

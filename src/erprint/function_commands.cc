@@ -5,6 +5,7 @@
 
 #include "erprint/command_groups.h"
 #include "erprint/function_lookup.h"
+#include "common/terminal_text.h"
 #include "views/function_summary.h"
 
 namespace erkit::erprint {
@@ -35,7 +36,7 @@ CommandResult apply(Session& s, const std::string& cmd, const metricspec::Outcom
     else text += l + "\n";
   }
   if (!o.ok) {
-    for (const auto& w : warnings) fmt::print(stderr, "er_print: warning: {}\n", w);
+    for (const auto& w : warnings) fmt::print(stderr, "er_print: warning: {}\n", common::printable(w));
     return command_error(fmt::format("{}: {}", cmd, error));
   }
   return emit_report(s, cmd, text, std::move(data), warnings);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "common/terminal_text.h"
 #include "views/function_views.h"
 
 namespace erkit::erprint {
@@ -78,7 +79,7 @@ std::optional<model::FuncId> choose_function(Session& s, const std::string& comm
   }
   if (cands.size() == 1) return cands[0];
   if (s.input == InputMode::Interactive && s.ask) {
-    fmt::print(s.out, "Available name list:\n{}", candidate_list(s, cands));
+    fmt::print(s.out, "Available name list:\n{}", common::printable(candidate_list(s, cands)));
     std::fflush(s.out);
     auto answer = s.ask(fmt::format("Enter selection (1-{}, 0 to cancel): ", cands.size()));
     if (answer) {

@@ -46,6 +46,18 @@ std::string history_path() {
   return home && *home ? std::string(home) + "/.er_print_history" : "";
 }
 
+// Issue 13: libedit binds M-x (ESC x) in emacs mode and ':' in vi command mode to ed-command,
+// which reads a line and hands it to libedit's own command parser (el_parse); an unbalanced
+// quote there crashed er_print (SIGSEGV in el_wparse on the keys ESC x " Enter). User input
+// must never reach that parser: both keys are unbound after ~/.editrc has been read (which
+// may switch to vi mode and would reset the maps), so they only beep.
+void disarm_libedit_commands() {
+  rl_initialize();
+  rl_parse_and_bind("bind M-x ed-unassigned");    // the current map (emacs, or vi insert)
+  rl_parse_and_bind("bind -a : ed-unassigned");   // vi command mode
+  rl_parse_and_bind("bind -a M-x ed-unassigned");
+}
+
 std::optional<std::string> read_line_tty(const char* prompt) {
   char* l = readline(prompt);
   if (!l) return std::nullopt;
@@ -64,16 +76,18 @@ bool run_interactive(Session& s) {
   if (tty) {
     rl_readline_name = "er_print";
     rl_attempted_completion_function = complete;
+    disarm_libedit_commands();
     using_history();
     if (!hist.empty()) read_history(hist.c_str());
     s.ask = [](const std::string& prompt) { return read_line_tty(prompt.c_str()); };
   }
   bool ok = true, eof = false;
-  std::string pending, line;
+  LineAssembler lines;
+  std::string line;
   while (true) {
     std::optional<std::string> physical;
     if (tty) {
-      physical = read_line_tty(pending.empty() ? "(er_print) " : "> ");
+      physical = read_line_tty(lines.pending().empty() ? "(er_print) " : "> ");
     } else {
       std::string l;
       if (std::getline(std::cin, l)) physical = l;
@@ -82,13 +96,13 @@ bool run_interactive(Session& s) {
       eof = true;
       break;
     }
-    if (!assemble_line(pending, *physical, &line)) continue;
+    if (!lines.add(*physical, &line)) continue;
     if (tty && line.find_first_not_of(" \t") != std::string::npos) add_history(line.c_str());
     CommandResult r = execute(s, line);
     if (!r.ok && !tty) ok = false;
     if (r.quit) break;
   }
-  if (!pending.empty()) ok &= execute(s, pending).ok || tty;
+  if (!lines.pending().empty()) ok &= execute(s, lines.pending()).ok || tty;
   if (tty) {
     if (eof) fmt::print("\n");  // end the prompt line Ctrl-D left open
     if (!hist.empty()) write_history(hist.c_str());

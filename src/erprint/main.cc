@@ -11,6 +11,7 @@
 #include "erprint/interactive.h"
 #include "erprint/invocation.h"
 #include "erprint/session.h"
+#include "common/terminal_text.h"
 #include "rcfile.h"
 
 using namespace erkit;
@@ -19,7 +20,7 @@ using namespace erkit::erprint;
 namespace {
 
 int fail(const std::string& m) {
-  fmt::print(stderr, "er_print: {}\n", m);
+  fmt::print(stderr, "er_print: {}\n", common::printable(m));
   return 1;
 }
 
@@ -63,14 +64,14 @@ int main(int argc, char** argv) {
   for (const auto& a : inv.actions)
     if (a.kind == Action::Kind::Command && a.text.rfind("outformat", 0) == 0 && a.text.find("json") != std::string::npos) common::Progress::disable();
   rcfile::RcDefaults rc = load_defaults();
-  for (const auto& w : rc.warnings) fmt::print(stderr, "er_print: warning: {}\n", w);
+  for (const auto& w : rc.warnings) fmt::print(stderr, "er_print: warning: {}\n", common::printable(w));
   Session s(std::move(rc));
   for (const auto& e : inv.experiments) {
     std::string error;
     if (!s.load(e, &error)) return fail(error);
   }
   s.finish_loading();
-  for (const auto& w : s.warnings) fmt::print(stderr, "er_print: warning: {}\n", w);
+  for (const auto& w : s.warnings) fmt::print(stderr, "er_print: warning: {}\n", common::printable(w));
   int status = 0;
   if (inv.actions.empty()) inv.actions.push_back({Action::Kind::Interactive, ""});
   for (const auto& a : inv.actions) {
@@ -85,7 +86,7 @@ int main(int argc, char** argv) {
       case Action::Kind::Script: {
         std::string error;
         if (!run_script_file(s, a.text, &error)) {
-          fmt::print(stderr, "er_print: {}\n", error);
+          fmt::print(stderr, "er_print: {}\n", common::printable(error));
           status = 1;
         }
         break;

@@ -12,6 +12,7 @@
 
 #include "catalog.h"
 #include "erprint/source_settings.h"
+#include "common/terminal_text.h"
 #include "reader/experiment.h"
 
 namespace erkit::erprint {
@@ -229,8 +230,9 @@ void Session::apply_event_filter() {
 
 void Session::emit(Report r) {
   if (format == OutputFormat::Text) {
-    for (const auto& w : r.warnings) fmt::print(stderr, "er_print: warning: {}\n", w);
-    fmt::print(out, "{}", r.text);
+    for (const auto& w : r.warnings) fmt::print(stderr, "er_print: warning: {}\n", common::printable(w));
+    // Names and paths come from the experiment: control characters are escaped (issue 15).
+    fmt::print(out, "{}", common::printable(r.text));
     std::fflush(out);
     return;
   }

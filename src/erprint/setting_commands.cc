@@ -11,6 +11,7 @@
 #include "catalog.h"
 #include "common/progress.h"
 #include "erprint/command_groups.h"
+#include "common/terminal_text.h"
 #include "views/table.h"
 
 namespace erkit::erprint {
@@ -262,7 +263,7 @@ void add_setting_commands(std::vector<Command>& t) {
                        const auto& paths = s.experiment_paths();
                        if (std::find(paths.begin(), paths.end(), pending[i]) != paths.end()) continue;
                        std::string error;
-                       if (!s.load(pending[i], &error)) fmt::print(stderr, "er_print: warning: {}\n", error);
+                       if (!s.load(pending[i], &error)) fmt::print(stderr, "er_print: warning: {}\n", common::printable(error));
                      }
                      if (s.profile().experiments().size() != before) s.finish_loading();
                    } else {

@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -125,12 +124,14 @@ inline std::string write_synthetic(const std::string& dir, const Synthetic& spec
     return w.stack(pcs);
   };
   const uint32_t main_tid = uint32_t(spec.pid);
+  std::map<uint32_t, uint64_t> first_sample;  // thread -> its first sample's time
   uint64_t t = 0;
   for (const auto& l : clock) {
     uint64_t id = stack(l);
     for (long c = 0; c < l.count; ++c) {
       format::ClockSampleRecord r{};
       r.tid = uint32_t(l.num("tid", main_tid));
+      first_sample.emplace(r.tid, t + 10000000);
       r.tstamp_ns = (t += 10000000);
       r.stack_id = id;
       r.cpu = int(l.num("cpu"));
@@ -210,6 +211,10 @@ inline std::string write_synthetic(const std::string& dir, const Synthetic& spec
     r.read_bytes = r.write_bytes = -1;
     w.overview_sample(r);
   }
+  // The threads besides the process's own, as the collector logs them (the reader drops the
+  // records of threads unknown to a log that describes the threads).
+  for (const auto& [tid, first] : first_sample)
+    if (tid != main_tid) w.log_line(fmt::format("{} thread_start tid={}", first, tid));
   w.log_line(fmt::format("{} exit how=exit", t));
   w.log_line(fmt::format("0 end how=exit status={}", spec.exit_status));
   w.finish();

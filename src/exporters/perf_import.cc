@@ -4,9 +4,13 @@
 #include <fmt/format.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <deque>
 #include <fstream>
@@ -16,6 +20,8 @@
 #include "common/text_escape.h"
 #include "common/version.h"
 #include "format/host_writer.h"
+
+extern char** environ;
 
 namespace erkit::exporters {
 namespace {
@@ -303,33 +309,84 @@ bool is_perf_data(const std::string& path) {
   return in && std::memcmp(magic, "PERFILE2", 8) == 0;
 }
 
+namespace {
+
+// Runs argv without a shell (posix_spawnp) and collects its stdout and stderr through pipes:
+// no temporary file, so nothing in /tmp another user could have planted (a link to a file of
+// ours, a FIFO) is ever opened. Returns the wait status, -1 if it could not be started.
+int run_captured(const std::vector<std::string>& args, std::string* out, std::string* err) {
+  int po[2], pe[2];
+  if (pipe2(po, O_CLOEXEC) != 0) return -1;
+  if (pipe2(pe, O_CLOEXEC) != 0) {
+    close(po[0]);
+    close(po[1]);
+    return -1;
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, po[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  int rc = posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(po[1]);
+  close(pe[1]);
+  if (rc != 0) {
+    close(po[0]);
+    close(pe[0]);
+    *err = fmt::format("cannot run {}: {}", args[0], std::strerror(rc));
+    return -1;
+  }
+  pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
+  std::string* sinks[2] = {out, err};
+  int open_fds = 2;
+  char buf[65536];
+  while (open_fds > 0) {
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t n = read(fds[i].fd, buf, sizeof buf);
+      if (n > 0) {
+        // perf's diagnostics are kept to their first 64 KiB.
+        if (i == 0 || sinks[i]->size() < 65536) sinks[i]->append(buf, size_t(n));
+      } else if (n == 0 || errno != EINTR) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  for (auto& f : fds)
+    if (f.fd >= 0) close(f.fd);
+  int status = -1;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+}  // namespace
+
 std::string run_perf_script(const std::string& perf_data, const std::string& perf, std::string* error) {
-  std::string errfile = fmt::format("/tmp/er_import_{}.err", getpid());
-  auto quote = [](const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-  };
-  auto attempt = [&](const std::string& fields) {
+  auto attempt = [&](const std::string& fields, std::string* err) {
     // --no-inline: erkit expands inlined calls itself, from the PCs.
-    std::string cmd = fmt::format("{} script -i {} --ns --no-inline --show-mmap-events -F {} 2>{}", quote(perf), quote(perf_data),
-                                  fields, quote(errfile));
     std::string out;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return std::pair<int, std::string>{-1, ""};
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    return std::pair<int, std::string>{pclose(p), out};
+    err->clear();
+    int status = run_captured({perf, "script", "-i", perf_data, "--ns", "--no-inline", "--show-mmap-events", "-F", fields},
+                              &out, err);
+    return std::pair<int, std::string>{status, out};
   };
-  auto [status, text] = attempt("pid,tid,time,period,event,ip,dso");
+  std::string err;
+  auto [status, text] = attempt("pid,tid,time,period,event,ip,dso", &err);
   if (status != 0) {
     // Recordings with a fixed period (-c) have no per-sample period field.
-    std::tie(status, text) = attempt("pid,tid,time,event,ip,dso");
+    std::tie(status, text) = attempt("pid,tid,time,event,ip,dso", &err);
   }
-  std::ifstream ef(errfile);
-  std::string err((std::istreambuf_iterator<char>(ef)), std::istreambuf_iterator<char>());
-  unlink(errfile.c_str());
   if (status != 0) {
     while (!err.empty() && err.back() == '\n') err.pop_back();
     *error = fmt::format("'{} script' failed on {}{}", perf, perf_data, err.empty() ? "" : ": " + err);

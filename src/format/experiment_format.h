@@ -389,6 +389,9 @@ struct DyntextLine {
 // A JIT's symbol file (/tmp/perf-<pid>.map: "START SIZE name", hex) copied into the experiment
 // at the end of the process (or on first open after an abnormal end).
 inline constexpr const char* kJitMapFile = "jit.map";
+// At most this much of a JIT's symbol file is copied (whole lines); it is taken only if it is
+// a regular file of the program's own user with a single name (docs/reliability.md).
+inline constexpr uint64_t kJitMapMaxBytes = uint64_t(64) << 20;
 
 }  // namespace erkit::format
 

@@ -1,11 +1,13 @@
 #include "reader/archive.h"
 
+
 #include <elf.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +18,8 @@
 #include "common/text_escape.h"
 #include "format/experiment_format.h"
 #include "reader/experiment.h"
+#include "reader/run_as_owner.h"
+#include "reader/text_file.h"
 
 namespace erkit::reader {
 namespace {
@@ -23,6 +27,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kArchiveMagic = "erkit-archive 1";
+// Larger objects are not archived (a crafted map may name a huge sparse file).
+constexpr uint64_t kArchiveMaxBytes = uint64_t(1) << 30;
 
 uint64_t fnv64(const void* data, size_t n, uint64_t h = 0xcbf29ce484222325ull) {
   auto* p = static_cast<const unsigned char*>(data);
@@ -33,14 +39,15 @@ uint64_t fnv64(const void* data, size_t n, uint64_t h = 0xcbf29ce484222325ull) {
   return h;
 }
 
-std::string checksum_of(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return {};
+std::string checksum_of_fd(int fd) {
   std::vector<char> buf(1 << 20);
   uint64_t h = 0xcbf29ce484222325ull;
   ssize_t n;
-  while ((n = read(fd, buf.data(), buf.size())) > 0) h = fnv64(buf.data(), size_t(n), h);
-  close(fd);
+  off_t off = 0;
+  while ((n = pread(fd, buf.data(), buf.size(), off)) > 0) {
+    h = fnv64(buf.data(), size_t(n), h);
+    off += n;
+  }
   return n < 0 ? std::string() : fmt::format("fnv64:{:016x}", h);
 }
 
@@ -97,48 +104,139 @@ std::string on_host(const std::string& sysroot, const std::string& path) {
 
 // (path, build-id) of every object in an experiment's map.
 void map_objects(const std::string& experiment, std::set<std::pair<std::string, std::string>>* out) {
-  std::ifstream in(experiment + "/" + format::kMapFile);
-  std::string line;
-  while (std::getline(in, line)) {
+  // Bounded reading: the map of a damaged experiment may be a 100 GiB hole (issue 10).
+  read_text_lines(experiment + "/" + format::kMapFile, [&](std::string_view line, uint64_t) {
     auto ev = common::parse_text_event(line);
-    if (!ev || ev->name != "load") continue;
+    if (!ev || ev->name != "load") return;
     std::string path = ev->get("path");
-    if (path.empty() || path[0] != '/') continue;  // kept inside the experiment (the vDSO)
+    if (path.empty() || path[0] != '/') return;  // kept inside the experiment (the vDSO)
     std::string bid = ev->get("buildid");
     if (bid == "-") bid.clear();
     out->emplace(path, bid);
-  }
+  });
 }
 
-bool write_entry(const std::string& file, const ArchiveEntry& e) {
-  std::string tmp = file + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) return false;
-    out << kArchiveMagic << "\n";
-    out << "path=" << e.path << "\n" << "buildid=" << e.build_id << "\n" << "file_buildid=" << e.file_build_id << "\n";
-    out << "size=" << e.size << "\n" << "mtime_ns=" << e.mtime_ns << "\n" << "checksum=" << e.checksum << "\n";
-    out << "host=" << e.host << "\n" << "copy=" << e.copy << "\n";
-    for (const auto& w : e.warnings) out << "warning=" << w << "\n";
-    if (!out) return false;
-  }
-  return rename(tmp.c_str(), file.c_str()) == 0;
+// Writes `data` as `name` in the directory `dirfd`: a new file (no link followed, nothing
+// truncated) renamed over the old one, so a crafted experiment cannot make us write elsewhere.
+bool write_in_dir(int dirfd, const std::string& name, const std::string& data, mode_t mode) {
+  std::string tmp = fmt::format(".{}.{}.tmp", name, getpid());
+  unlinkat(dirfd, tmp.c_str(), 0);
+  int fd = openat(dirfd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+  if (fd < 0) return false;
+  bool ok = write(fd, data.data(), data.size()) == ssize_t(data.size());
+  ok = close(fd) == 0 && ok;
+  if (ok) ok = renameat(dirfd, tmp.c_str(), dirfd, name.c_str()) == 0;
+  if (!ok) unlinkat(dirfd, tmp.c_str(), 0);
+  return ok;
 }
 
-bool copy_file(const std::string& from, const std::string& to) {
-  std::error_code ec;
-  fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
-  if (ec) return false;
-  fs::permissions(to, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read,
-                  ec);
-  return true;
+bool write_entry(int dirfd, const std::string& name, const ArchiveEntry& e, mode_t mode) {
+  std::ostringstream out;
+  out << kArchiveMagic << "\n";
+  out << "path=" << e.path << "\n" << "buildid=" << e.build_id << "\n" << "file_buildid=" << e.file_build_id << "\n";
+  out << "size=" << e.size << "\n" << "mtime_ns=" << e.mtime_ns << "\n" << "checksum=" << e.checksum << "\n";
+  out << "host=" << e.host << "\n" << "copy=" << e.copy << "\n";
+  for (const auto& w : e.warnings) out << "warning=" << w << "\n";
+  return write_in_dir(dirfd, name, out.str(), mode);
 }
+
+// Copies the open object `from` as `name` in `dirfd`, never with a wider mode than the source
+// (no set-id bits, no write for others), and within the experiment's own mode.
+bool copy_object(int from, const struct stat& st, int dirfd, const std::string& name, mode_t experiment_mode) {
+  std::string tmp = fmt::format(".{}.{}.tmp", name, getpid());
+  unlinkat(dirfd, tmp.c_str(), 0);
+  mode_t mode = st.st_mode & 0755 & (experiment_mode | 0700);
+  int fd = openat(dirfd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+  if (fd < 0) return false;
+  std::vector<char> buf(1 << 20);
+  off_t off = 0;
+  bool ok = true;
+  while (ok && off < st.st_size) {
+    ssize_t n = pread(from, buf.data(), buf.size(), off);
+    if (n <= 0) {
+      ok = n == 0;
+      break;
+    }
+    ok = write(fd, buf.data(), size_t(n)) == n;
+    off += n;
+  }
+  ok = close(fd) == 0 && ok && off == st.st_size;
+  if (ok) ok = renameat(dirfd, tmp.c_str(), dirfd, name.c_str()) == 0;
+  if (!ok) unlinkat(dirfd, tmp.c_str(), 0);
+  return ok;
+}
+
+// Why a load object named by a map is not archived from its content: only a regular ELF
+// file readable by whoever archives (the experiment's owner) and within the size limit is
+// ("" if it is fine). `fd` is left open on it when it is.
+std::string check_object(const std::string& path, int* fd, struct stat* st) {
+  *fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (*fd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return "the load object is missing: only its recorded identity is archived";
+    return fmt::format("the load object cannot be read by the experiment's owner ({}): only its recorded identity "
+                       "is archived",
+                       std::strerror(errno));
+  }
+  std::string why;
+  unsigned char magic[SELFMAG] = {};
+  if (fstat(*fd, st) != 0 || !S_ISREG(st->st_mode))
+    why = "is not a regular file";
+  else if (uint64_t(st->st_size) > kArchiveMaxBytes)
+    why = fmt::format("is larger than {} MiB", kArchiveMaxBytes >> 20);
+  else if (pread(*fd, magic, SELFMAG, 0) != SELFMAG || std::memcmp(magic, ELFMAG, SELFMAG) != 0)
+    why = "is not an ELF file";
+  if (why.empty()) return why;
+  close(*fd);
+  *fd = -1;
+  return fmt::format("the load object {}: skipped, only its recorded identity is archived", why);
+}
+
+// Report lines between the process working with the owner's rights and its parent.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n') c = ' ';
+  return s;
+}
+
+std::string serialize(const ArchiveReport& r) {
+  std::string out = fmt::format("a {}\nc {}\nk {}\n", r.archived, r.copied, r.kept);
+  if (!r.error.empty()) out += "e " + one_line(r.error) + "\n";
+  for (const auto& w : r.warnings) out += "w " + one_line(w) + "\n";
+  return out;
+}
+
+ArchiveReport deserialize(const std::string& text) {
+  ArchiveReport r;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.size() < 2) continue;
+    std::string v = line.substr(2);
+    switch (line[0]) {
+      case 'a': r.archived = std::atoi(v.c_str()); break;
+      case 'c': r.copied = std::atoi(v.c_str()); break;
+      case 'k': r.kept = std::atoi(v.c_str()); break;
+      case 'e': r.error = v; break;
+      case 'w': r.warnings.push_back(v); break;
+      default: break;
+    }
+  }
+  return r;
+}
+
+ArchiveReport write_archives_here(const std::string& founder, const ArchiveOptions& opt);
 
 }  // namespace
 
 std::string file_build_id(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return {};
+  std::string out = file_build_id_of_fd(fd);
+  close(fd);
+  return out;
+}
+
+std::string file_build_id_of_fd(int fd) {
   std::string out;
   Elf64_Ehdr eh;
   struct stat st;
@@ -163,7 +261,6 @@ std::string file_build_id(const std::string& path) {
           if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && std::memcmp(notes.data() + name_off, "GNU", 4) == 0) {
             for (uint32_t i = 0; i < nh.n_descsz; ++i)
               out += fmt::format("{:02x}", static_cast<unsigned char>(notes[desc_off + i]));
-            close(fd);
             return out;
           }
           off = next;
@@ -171,7 +268,6 @@ std::string file_build_id(const std::string& path) {
       }
     }
   }
-  close(fd);
   return out;
 }
 
@@ -187,6 +283,9 @@ std::vector<ArchiveEntry> read_archives(const std::string& dir) {
   for (const auto& d : fs::directory_iterator(dir, ec)) {
     std::string name = d.path().filename().string();
     if (name.size() < 9 || name.substr(name.size() - 8) != ".archive") continue;
+    // An entry is a few lines: anything else (a FIFO, a 100 GiB hole) is not read (issue 10).
+    std::error_code fec;
+    if (!d.is_regular_file(fec) || d.file_size(fec) > 65536 || fec) continue;
     std::ifstream in(d.path());
     std::string line;
     if (!std::getline(in, line) || line != kArchiveMagic) continue;
@@ -203,7 +302,7 @@ std::vector<ArchiveEntry> read_archives(const std::string& dir) {
       else if (k == "mtime_ns") e.mtime_ns = std::strtoll(v.c_str(), nullptr, 10);
       else if (k == "checksum") e.checksum = v;
       else if (k == "host") e.host = v;
-      else if (k == "copy") e.copy = v;
+      else if (k == "copy") e.copy = v.find('/') == std::string::npos && v != ".." ? v : "";
       else if (k == "warning") e.warnings.push_back(v);
     }
     out.push_back(std::move(e));
@@ -214,8 +313,28 @@ std::vector<ArchiveEntry> read_archives(const std::string& dir) {
 ArchiveReport write_archives(const std::string& experiment, const ArchiveOptions& opt) {
   ArchiveReport r;
   std::string founder = founder_of(experiment);
-  if (!is_experiment(founder)) {
+  Owner owner;
+  if (!is_experiment(founder) || !owner_of(founder, &owner)) {
     r.error = fmt::format("{}: not an experiment", experiment);
+    return r;
+  }
+  if (!needs_owner_rights(owner)) return write_archives_here(founder, opt);
+  // Root on another user's experiment: everything is read and written with the owner's rights.
+  std::string out, error;
+  if (!run_as_owner(owner, [&] { return serialize(write_archives_here(founder, opt)); }, &out, &error)) {
+    r.error = fmt::format("{}: {}", experiment, error);
+    return r;
+  }
+  return deserialize(out);
+}
+
+namespace {
+
+ArchiveReport write_archives_here(const std::string& founder, const ArchiveOptions& opt) {
+  ArchiveReport r;
+  struct stat est;
+  if (stat(founder.c_str(), &est) != 0 || !S_ISDIR(est.st_mode)) {
+    r.error = fmt::format("{}: not an experiment", founder);
     return r;
   }
   std::set<std::pair<std::string, std::string>> objects;
@@ -223,37 +342,46 @@ ArchiveReport write_archives(const std::string& experiment, const ArchiveOptions
   std::error_code ec;
   for (const auto& d : fs::directory_iterator(founder, ec)) {
     std::string n = d.path().filename().string();
-    if (d.is_directory() && n.size() > 4 && n[0] == '_' && n.substr(n.size() - 3) == ".er")
+    if (d.is_directory() && !d.is_symlink() && n.size() > 4 && n[0] == '_' && n.substr(n.size() - 3) == ".er")
       map_objects(d.path().string(), &objects);
   }
+  // archives/ and its files follow the experiment's mode (collect's umask): never wider.
+  mode_t exp_mode = est.st_mode & 0755;
   std::string dir = founder + "/" + format::kArchivesDir;
-  fs::create_directories(dir, ec);
-  if (ec) {
-    r.error = fmt::format("cannot create {}: {}", dir, ec.message());
+  if (mkdir(dir.c_str(), exp_mode | 0700) != 0 && errno != EEXIST) {
+    r.error = fmt::format("cannot create {}: {}", dir, std::strerror(errno));
     return r;
   }
+  int dirfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dirfd < 0) {
+    r.error = fmt::format("cannot use {}: {}", dir,
+                          errno == ELOOP || errno == ENOTDIR ? "not a directory" : std::strerror(errno));
+    return r;
+  }
+  mode_t entry_mode = (exp_mode & 0644) | 0600;
   std::string host = host_name();
   // Archiving elsewhere than where the experiment was recorded records other files.
   std::string recorded_host, sysroot;
   {
-    std::ifstream log(founder + "/" + format::kLogFile);
-    std::string line;
-    while (recorded_host.empty() && std::getline(log, line)) {
+    read_text_lines(founder + "/" + format::kLogFile, [&](std::string_view line, uint64_t) {
+      if (!recorded_host.empty()) return;
       auto ev = common::parse_text_event(line);
       if (ev && ev->name == "start") recorded_host = ev->get("host");
       if (ev && ev->name == "setting" && ev->get("name") == "emulation") sysroot = ev->get("sysroot");
-    }
+    });
   }
+  auto regular_in_dir = [&](const std::string& name) {
+    struct stat st;
+    return fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+  };
   for (const auto& [path, bid] : objects) {
     std::string file = on_host(sysroot, path);  // what the recorded path named for the target
     std::string stem = base_name(path) + "." + entry_key(path, bid);
-    std::string entry_file = dir + "/" + stem + ".archive";
-    struct stat st;
+    std::string entry_name = stem + ".archive";
     std::string old_copy;  // a copy made earlier stays valid for this identity
-    if (stat(entry_file.c_str(), &st) == 0) {
+    if (regular_in_dir(entry_name)) {
       for (const auto& e : read_archives(dir))
-        if (e.entry_file == stem + ".archive" && !e.copy.empty() && regular_file(dir + "/" + e.copy, &st))
-          old_copy = e.copy;
+        if (e.entry_file == entry_name && !e.copy.empty() && regular_in_dir(e.copy)) old_copy = e.copy;
       // Copy mode asked later (er_archive -A) adds the copy to an entry written without one.
       if (!opt.force && (!opt.copy || !old_copy.empty())) {
         ++r.kept;
@@ -266,38 +394,45 @@ ArchiveReport write_archives(const std::string& experiment, const ArchiveOptions
     e.host = host;
     if (!recorded_host.empty() && recorded_host != host)
       e.warnings.push_back(fmt::format("archived on {}, but the experiment was recorded on {}", host, recorded_host));
-    if (!regular_file(file, &st)) {
-      e.warnings.push_back("the load object is missing: only its recorded identity is archived");
+    int fd = -1;
+    struct stat st;
+    std::string why = check_object(file, &fd, &st);
+    if (!why.empty()) {
+      e.warnings.push_back(why);
     } else {
       e.size = uint64_t(st.st_size);
       e.mtime_ns = mtime_ns(st);
-      e.file_build_id = file_build_id(file);
+      e.file_build_id = file_build_id_of_fd(fd);
       // A build-id already names the content; reading whole libraries to hash them again cost
       // collect ~6 ms of CPU at every exit for a program linked only with libc.
-      if (e.file_build_id.empty()) e.checksum = checksum_of(file);
+      if (e.file_build_id.empty()) e.checksum = checksum_of_fd(fd);
       if (!bid.empty() && e.file_build_id != bid) {
         e.warnings.push_back(fmt::format("the file's build-id ({}) differs from the one recorded ({}): it changed "
                                          "after the experiment was recorded",
                                          e.file_build_id.empty() ? "none" : e.file_build_id, bid));
       } else if (opt.copy) {
-        if (copy_file(file, dir + "/" + stem)) {
+        if (copy_object(fd, st, dirfd, stem, exp_mode)) {
           e.copy = stem;
           ++r.copied;
         } else {
           e.warnings.push_back("the load object could not be copied");
         }
       }
+      close(fd);
     }
     if (e.copy.empty()) e.copy = old_copy;
     for (const auto& w : e.warnings) r.warnings.push_back(fmt::format("{}: {}", path, w));
-    if (!write_entry(entry_file, e)) {
-      r.warnings.push_back(fmt::format("{}: cannot write {}", path, entry_file));
+    if (!write_entry(dirfd, entry_name, e, entry_mode)) {
+      r.warnings.push_back(fmt::format("{}: cannot write {}/{}", path, dir, entry_name));
       continue;
     }
     ++r.archived;
   }
+  close(dirfd);
   return r;
 }
+
+}  // namespace
 
 void apply_archives(Experiment& e) {
   std::string founder = founder_of(e.path);

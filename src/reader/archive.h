@@ -43,7 +43,11 @@ struct ArchiveReport {
 };
 
 // Archives the load objects of `experiment` (founder or descendant: the founder's archives/
-// receives them) and of all its descendants.
+// receives them) and of all its descendants. Only regular ELF files of at most 1 GiB that the
+// experiment's owner can read are read (identity) and copied; the others get an entry with
+// the reason. Root works on another user's experiment with that user's rights
+// (run_as_owner.h). Files are created new (never through a link) with the experiment's mode,
+// copies never wider than their source's.
 ArchiveReport write_archives(const std::string& experiment, const ArchiveOptions& options);
 // The entries of an archives/ directory.
 std::vector<ArchiveEntry> read_archives(const std::string& archives_dir);
@@ -52,6 +56,7 @@ std::vector<ArchiveEntry> read_archives(const std::string& archives_dir);
 std::string archives_dir_for(const std::string& experiment);
 // The GNU build-id of an ELF file in hex, "" if it has none or cannot be read.
 std::string file_build_id(const std::string& path);
+std::string file_build_id_of_fd(int fd);
 
 // Used by open_experiment: archives an experiment that ended before collect could (first open
 // after the target was killed), then decides for each load object which file to read (the

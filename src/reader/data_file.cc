@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 
 #include "format/record_descriptors.h"
@@ -31,7 +32,10 @@ DataFileStats read_data_file(const std::string& path, format::DataKind expected_
   // O_NONBLOCK and the regular-file check: a FIFO or device in a damaged experiment must not
   // block or be read for ever.
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return st;  // absent: the kind was not recorded
+  if (fd < 0) {  // absent (the kind was not recorded) or unreadable: the caller decides
+    st.open_error = errno;
+    return st;
+  }
   st.present = true;
   struct stat sb;
   if (fstat(fd, &sb) != 0) {

@@ -16,6 +16,7 @@ struct DataFileStats {
   uint64_t records = 0;
   uint64_t incomplete = 0;
   bool present = false;
+  int open_error = 0;  // errno when the file could not be opened (ENOENT: absent)
 };
 
 // Calls `on_record(kind, bytes, size)` for each complete record. Problems are appended to

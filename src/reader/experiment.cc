@@ -2,17 +2,20 @@
 
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "common/progress.h"
 #include "common/text_escape.h"
 #include "reader/archive.h"
 #include "reader/data_file.h"
 #include "reader/lifecycle.h"
+#include "reader/record_bounds.h"
+#include "reader/text_file.h"
 
 namespace erkit::reader {
 namespace {
@@ -21,23 +24,17 @@ namespace fs = std::filesystem;
 using common::parse_text_event;
 using common::TextEvent;
 
-// Calls fn for each complete line of a text file; returns false if the file cannot be read.
-// Only regular files are read: a FIFO in a damaged experiment would block for ever.
+// Calls fn for each complete line of a text file, in bounded memory (reader/text_file.h).
 template <typename Fn>
-bool for_each_line(const std::string& path, Fn fn) {
-  struct stat sb;
-  if (stat(path.c_str(), &sb) != 0 || !S_ISREG(sb.st_mode)) return false;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  size_t start = 0, lineno = 1;
-  while (start < content.size()) {
-    size_t nl = content.find('\n', start);
-    if (nl == std::string::npos) break;  // unterminated last line: the writer was interrupted
-    fn(std::string_view(content).substr(start, nl - start), lineno++);
-    start = nl + 1;
-  }
-  return true;
+TextFileResult for_each_line(const std::string& path, Fn fn) {
+  return read_text_lines(path, [&](std::string_view line, uint64_t lineno) { fn(line, size_t(lineno)); });
+}
+
+// What a text file's reading found wrong besides its lines: it could not be opened, or it is
+// damaged (holes, overlong lines, absurd size).
+void report_text_file(Experiment& e, const std::string& file, const TextFileResult& r) {
+  if (!r.opened) e.problems.push_back({file, r.open_problem()});
+  else if (std::string d = r.damage(); !d.empty()) e.problems.push_back({file, d});
 }
 
 // Malformed lines of a text file, reported once per file rather than once per line (a file
@@ -75,7 +72,7 @@ void read_log(Experiment& e) {
   std::string file = format::kLogFile;
   MalformedLines malformed;
   size_t lines = 0;
-  bool ok = for_each_line(e.path + "/" + file, [&](std::string_view line, size_t lineno) {
+  auto r = for_each_line(e.path + "/" + file, [&](std::string_view line, size_t lineno) {
     lines = lineno;
     if (lineno == 1) {
       check_text_header(e, file, line, format::kLogMagic, &e.log.format_version);
@@ -156,15 +153,15 @@ void read_log(Experiment& e) {
     }
   });
   malformed.report(e, file);
-  if (!ok) e.problems.push_back({file, "missing, unreadable or not a regular file"});
-  if (ok && lines == 0) e.problems.push_back({file, "empty (no complete line)"});
+  report_text_file(e, file, r);
+  if (r.opened && lines == 0 && r.damage().empty()) e.problems.push_back({file, "empty (no complete line)"});
 }
 
 void read_map(Experiment& e) {
   std::string file = format::kMapFile;
   MalformedLines malformed;
   size_t lines = 0;
-  bool ok = for_each_line(e.path + "/" + file, [&](std::string_view line, size_t lineno) {
+  auto r = for_each_line(e.path + "/" + file, [&](std::string_view line, size_t lineno) {
     lines = lineno;
     if (lineno == 1) {
       int version = 0;
@@ -196,8 +193,8 @@ void read_map(Experiment& e) {
     }
   });
   malformed.report(e, file);
-  if (!ok) e.problems.push_back({file, "missing, unreadable or not a regular file"});
-  if (ok && lines == 0) e.problems.push_back({file, "empty (no complete line)"});
+  report_text_file(e, file, r);
+  if (r.opened && lines == 0 && r.damage().empty()) e.problems.push_back({file, "empty (no complete line)"});
 }
 
 template <typename Rec>
@@ -220,6 +217,47 @@ bool plausible(const format::HeapEvent& r) { return r.size <= kMaxPlausible; }
 bool plausible(const format::SyncEventRecord& r) { return r.wait_ns <= kMaxPlausible; }
 bool plausible(const format::IoEventRecord& r) {
   return r.duration_ns <= kMaxPlausible && r.bytes >= -1 && r.bytes <= int64_t(kMaxPlausible);
+}
+
+// The data kind the log says was recorded, or "" (seed-spec: collect writes a setting line per
+// kind; the collector creates every data file when it starts).
+std::string recorded_kind(const RunLog& l, format::DataKind kind) {
+  auto get = [&](const char* name, const char* key) {
+    auto it = l.settings.find(name);
+    if (it == l.settings.end()) return std::string();
+    auto f = it->second.find(key);
+    return f == it->second.end() ? std::string() : f->second;
+  };
+  switch (kind) {
+    // stacks: events without their stacks are reported below, with their count.
+    case format::DataKind::kProfile: {
+      std::string v = get("clock", "interval_ns");
+      return !v.empty() && v != "0" ? "clock profiling" : "";
+    }
+    case format::DataKind::kHeap: return get("heap", "on") == "1" ? "heap tracing" : "";
+    case format::DataKind::kSync: {
+      std::string v = get("sync", "value");
+      return !v.empty() && v != "off" ? "synchronization tracing" : "";
+    }
+    case format::DataKind::kIo: return get("io", "on") == "1" ? "I/O tracing" : "";
+    default: return "";
+  }
+}
+
+// A data file that could not be opened (issue 12: a missing or unreadable profile showed
+// zeros with no warning). Unreadable is always reported; absent only when the log says the
+// collector ran (its start line) with that kind on, since it creates every file at start.
+void report_absent_data_file(Experiment& e, format::DataKind kind, int err) {
+  std::string file = format::kDataFileNames[uint32_t(kind)];
+  std::string what = recorded_kind(e.log, kind);
+  if (err == ENOENT) {
+    if (!what.empty() && e.log.ncpus > 0)
+      e.problems.push_back({file, fmt::format("missing, although the log says {} was on: its data is lost", what)});
+    return;
+  }
+  std::string why = err == EACCES || err == EPERM ? "permission denied" : std::strerror(err);
+  e.problems.push_back({file, what.empty() ? fmt::format("cannot be read: {}", why)
+                                           : fmt::format("cannot be read: {} ({} was on: its data is not shown)", why, what)});
 }
 
 void read_data(Experiment& e) {
@@ -289,11 +327,13 @@ void read_data(Experiment& e) {
       }
     }, &msgs);
     for (auto& m : msgs) e.problems.push_back({file, m});
+    if (st.open_error) report_absent_data_file(e, kind, st.open_error);
     if (bad) e.problems.push_back({file, fmt::format("{} records of unknown kind or wrong size skipped", bad)});
     if (implausible)
       e.problems.push_back({file, fmt::format("{} records with impossible values (damaged) skipped", implausible)});
     e.incomplete_records += st.incomplete;
   }
+  validate_records(e);
   // Events whose call stack is not in the stacks file (deleted, truncated, or never flushed)
   // are kept, shown under <Unknown>, and reported once.
   uint64_t events = 0, orphans = 0;
@@ -348,8 +388,16 @@ OpenResult open_experiment(const std::string& path_in) {
   std::string path = path_in;
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   struct stat st;
-  if (stat(path.c_str(), &st) != 0) return {std::nullopt, fmt::format("{}: no such experiment", path)};
+  if (stat(path.c_str(), &st) != 0) {
+    if (errno == EACCES)
+      return {std::nullopt, fmt::format("{}: cannot be read: permission denied (on a directory above it)", path)};
+    return {std::nullopt, fmt::format("{}: no such experiment", path)};
+  }
   if (!S_ISDIR(st.st_mode)) return {std::nullopt, fmt::format("{}: not an experiment directory", path)};
+  // Issue 12: a directory of mode 000 was "not an experiment"; say why it cannot be opened.
+  if (access(path.c_str(), R_OK | X_OK) != 0 && errno == EACCES)
+    return {std::nullopt, fmt::format("{}: cannot be read: permission denied (the experiment directory is mode {:03o})",
+                                      path, st.st_mode & 07777)};
   if (!is_experiment_dir(path))
     return {std::nullopt, fmt::format("{}: not an experiment (no '{}' file)", path, format::kLogFile)};
   Experiment e;

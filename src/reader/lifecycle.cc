@@ -1,30 +1,41 @@
 #include "reader/lifecycle.h"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "format/experiment_format.h"
+#include "reader/text_file.h"
 
 namespace erkit::reader {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<char> read_all(const std::string& path) {
+// The whole of a binary file, if it is a regular file of at most max_bytes (a 100 GiB sparse
+// file in a damaged experiment would otherwise end in std::bad_alloc).
+std::vector<char> read_all(const std::string& path, uint64_t max_bytes, bool* too_big) {
+  struct stat sb;
+  *too_big = false;
+  if (stat(path.c_str(), &sb) != 0 || !S_ISREG(sb.st_mode)) return {};
+  if (uint64_t(sb.st_size) > max_bytes) {
+    *too_big = true;
+    return {};
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return {};
   return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 // "START SIZE name" per line, hex without 0x (the perf convention for JIT symbol files).
-void read_jit_map(Experiment& e, const std::string& path) {
-  std::ifstream in(path);
+void read_jit_map(Experiment& e, const std::string& text) {
+  std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
     std::istringstream ls(line);
@@ -46,6 +57,38 @@ void read_jit_map(Experiment& e, const std::string& path) {
     f.from_jit_map = true;
     e.dynamic_functions.push_back(std::move(f));
   }
+}
+
+// Up to kJitMapMaxBytes of an open file (whole lines).
+std::string read_bounded(int fd) {
+  std::string text;
+  char buf[65536];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof buf)) > 0) {
+    if (text.size() + size_t(n) > format::kJitMapMaxBytes) {
+      text.erase(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
+      break;
+    }
+    text.append(buf, size_t(n));
+  }
+  return text;
+}
+
+// The perf map a killed process left in /tmp, if it is what that process wrote: /tmp is
+// shared, and the pid comes from the log (another user's experiment may name any pid). The
+// same checks as the collector's (dynamic_code.cc): not a link, a regular file with one name,
+// owned by the experiment's owner, written after the process started. "" if none.
+std::string jit_map_left_in_tmp(const Experiment& e, uid_t owner) {
+  std::string tmp = fmt::format("/tmp/perf-{}.map", e.log.pid);
+  int fd = open(tmp.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return {};
+  struct stat ts;
+  std::string text;
+  if (fstat(fd, &ts) == 0 && S_ISREG(ts.st_mode) && ts.st_uid == owner && ts.st_nlink == 1 &&
+      int64_t(ts.st_mtim.tv_sec) * 1000000000ll + ts.st_mtim.tv_nsec >= e.log.realtime_start_ns)
+    text = read_bounded(fd);
+  close(fd);
+  return text;
 }
 
 }  // namespace
@@ -130,7 +173,10 @@ bool read_dynamic_map_event(Experiment& e, const common::TextEvent& ev) {
 }
 
 void read_dynamic_code(Experiment& e) {
-  std::vector<char> data = read_all(e.path + "/" + format::kDyntextFile);
+  bool too_big = false;
+  std::vector<char> data = read_all(e.path + "/" + format::kDyntextFile, kMaxTextBytes, &too_big);
+  if (too_big)
+    e.problems.push_back({format::kDyntextFile, fmt::format("damaged: larger than {} MiB; not read", kMaxTextBytes >> 20)});
   size_t off = 0;
   while (off + sizeof(format::DyntextHeader) <= data.size()) {
     format::DyntextHeader h;
@@ -157,20 +203,29 @@ void read_dynamic_code(Experiment& e) {
     off += need;
   }
   // A JIT's own symbol file. After an abnormal end the collector had no chance to copy it: take
-  // it from /tmp now if it was written after this process started (pids are reused).
+  // it from /tmp now if it was written after this process started (pids are reused). It is
+  // saved into the experiment only by the experiment's owner (never by root into another
+  // user's experiment), with the experiment's mode, through no link; otherwise read in place.
   std::string jit = e.path + "/" + format::kJitMapFile;
-  struct stat st;
-  if (stat(jit.c_str(), &st) != 0 && e.log.pid > 0 && e.log.collector_exit.empty()) {
-    std::string tmp = fmt::format("/tmp/perf-{}.map", e.log.pid);
-    struct stat ts;
-    if (stat(tmp.c_str(), &ts) == 0 &&
-        int64_t(ts.st_mtim.tv_sec) * 1000000000ll + ts.st_mtim.tv_nsec >= e.log.realtime_start_ns) {
-      std::error_code ec;
-      fs::copy_file(tmp, jit, ec);
-      if (ec) jit = tmp;  // read-only experiment: read it in place
+  struct stat st, dir;
+  if (lstat(jit.c_str(), &st) != 0 && e.log.pid > 0 && e.log.collector_exit.empty() &&
+      stat(e.path.c_str(), &dir) == 0) {
+    std::string text = jit_map_left_in_tmp(e, dir.st_uid);
+    if (!text.empty() && geteuid() == dir.st_uid) {
+      int fd = open(jit.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, dir.st_mode & 0644);
+      if (fd >= 0) {
+        if (write(fd, text.data(), text.size()) != ssize_t(text.size())) unlink(jit.c_str());
+        close(fd);
+      }
     }
+    read_jit_map(e, text);
+    return;
   }
-  read_jit_map(e, jit);
+  // The experiment's own copy: a file the collector wrote, never a link out of it.
+  int fd = open(jit.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) read_jit_map(e, read_bounded(fd));
+  close(fd);
 }
 
 }  // namespace erkit::reader

@@ -16,11 +16,17 @@
 namespace erkit::e2e {
 
 RunResult run(const std::string& command) {
-  static std::atomic<int> n{0};
-  std::string errfile = fmt::format("/tmp/erkit_e2e_err_{}_{}", getpid(), n++);
+  // A fresh file (mkstemp), not a predictable name in the shared /tmp.
+  char errfile[] = "/tmp/erkit_e2e_err_XXXXXX";
   RunResult r;
+  int fd = mkstemp(errfile);
+  if (fd < 0) return r;
+  close(fd);
   FILE* p = popen((command + " 2>" + errfile).c_str(), "r");
-  if (!p) return r;
+  if (!p) {
+    std::filesystem::remove(errfile);
+    return r;
+  }
   std::array<char, 4096> buf;
   size_t k;
   while ((k = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), k);
