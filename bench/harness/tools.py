@@ -185,7 +185,7 @@ def erkit_payload_bytes(exp):
     """Bytes of complete records in an experiment's data files, without headers and the unused
     tails of 64 KiB blocks: what the experiment costs per sample once it is large."""
     total = 0
-    for name in ("stacks", "profile", "overview", "heaptrace", "synctrace", "iotrace", "hwcounters"):
+    for name in ("stacks", "profile", "overview", "heaptrace", "synctrace", "iotrace", "hwcounters", "mpitrace"):
         try:
             with open(os.path.join(exp, name), "rb") as f:
                 total += sum(w & 0xFFFF for w, _ in _records(f.read()))

@@ -41,6 +41,8 @@ void ExperimentLog::write_header(const Options& o, const LaunchContext& ctx) {
   append(fmt::format("0 setting name=heap on={}", o.heap_trace ? 1 : 0));
   append(fmt::format("0 setting name=sync value={}", o.sync_trace));
   append(fmt::format("0 setting name=io on={}", o.io_trace ? 1 : 0));
+  append(fmt::format("0 setting name=mpi on={}", o.mpi_trace ? 1 : 0));
+  if (ctx.mpi_rank >= 0) append(fmt::format("0 mpi_rank rank={} source=launcher", ctx.mpi_rank));
   if (o.follow_regex.empty())
     append(fmt::format("0 setting name=follow value={}", o.follow == 0 ? "off" : o.follow == 1 ? "on" : "all"));
   else

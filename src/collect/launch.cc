@@ -71,11 +71,15 @@ std::string resolve_program(const std::string& program, std::string* error) {
   return {};
 }
 
-bool wants_tracing(const Options& o) { return o.heap_trace || o.io_trace || o.sync_trace != "off"; }
+bool wants_tracing(const Options& o) {
+  return o.heap_trace || o.io_trace || o.sync_trace != "off" || o.mpi_trace;
+}
 
-std::string find_collector_library(const Options& o, std::string* error, const std::string& subdir) {
-  if (const char* env = getenv("ERKIT_COLLECTOR_LIB"); env && *env) return env;
-  const char* name = wants_tracing(o) ? "libcollector.so" : "libcollector-clock.so";
+namespace {
+
+// A library of the collector next to this collect binary (build tree or install prefix), in
+// `subdir` when given (the collector built for an emulated target's machine).
+std::string find_library_beside_collect(const char* name, std::string* error, const std::string& subdir) {
   char self[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) {
@@ -97,10 +101,25 @@ std::string find_collector_library(const Options& o, std::string* error, const s
   return {};
 }
 
+}  // namespace
+
+std::string find_collector_library(const Options& o, std::string* error, const std::string& subdir) {
+  if (const char* env = getenv("ERKIT_COLLECTOR_LIB"); env && *env) return env;
+  return find_library_beside_collect(wants_tracing(o) ? "libcollector.so" : "libcollector-clock.so", error, subdir);
+}
+
+std::string find_mpi_library(const std::string& collector_lib, std::string* error) {
+  // Beside the collector library first (ERKIT_COLLECTOR_LIB may point into another tree).
+  auto beside = std::filesystem::path(collector_lib).parent_path() / "libcollector-mpi.so";
+  if (std::filesystem::exists(beside)) return beside.string();
+  return find_library_beside_collect("libcollector-mpi.so", error, {});
+}
+
 std::string collector_params(const Options& o) {
   std::string s = fmt::format("p={};L={};S={};H={};i={};F={}", o.clock_interval_ns,
                               o.size_limit_mb * 1024 * 1024, o.sample_interval_ms, o.heap_trace ? 1 : 0,
                               o.io_trace ? 1 : 0, o.follow);
+  if (o.mpi_trace) s += ";m=1";
   if (o.sync_trace == "off") s += ";s=-1";
   else if (o.sync_trace == "all") s += ";s=0";
   else if (o.sync_trace == "on" || o.sync_trace == "calibrate") s += ";s=-2";
@@ -116,6 +135,9 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error) {
   log.write_header(o, ctx);
 
   std::string preload = ctx.collector_lib;
+  // The MPI wrappers come after the collector (they call into it) and before the program's
+  // libraries, so that the program's MPI_ calls reach them first.
+  if (!ctx.mpi_lib.empty()) preload += " " + ctx.mpi_lib;
   if (const char* old = getenv("LD_PRELOAD"); old && *old) preload += std::string(" ") + old;
   std::string exp_abs = std::filesystem::absolute(ctx.experiment).lexically_normal().string();
   std::string params = collector_params(o);

@@ -11,6 +11,8 @@ namespace erkit::collect {
 
 struct LaunchContext {
   std::string collector_lib;   // absolute path of the collector library preloaded
+  std::string mpi_lib;         // libcollector-mpi.so with -m on, else empty
+  int mpi_rank = -1;           // rank from the MPI launcher's environment, -1 if none
   std::string program_path;    // resolved target executable
   std::string experiment;      // created directory
   std::string command_line;    // collect's own argv, for the log
@@ -29,6 +31,9 @@ std::string resolve_program(const std::string& program, std::string* error);
 // ERKIT_COLLECTOR_LIB overrides both. `subdir`: the collector built for another machine
 // (lib/<subdir>/, e.g. lib/aarch64-linux-gnu/ for a target run under emulation).
 std::string find_collector_library(const Options& o, std::string* error, const std::string& subdir = {});
+
+// libcollector-mpi.so (-m on): beside `collector_lib`, else beside collect.
+std::string find_mpi_library(const std::string& collector_lib, std::string* error);
 
 // The environment parameter string for the collector (ERKIT_PARAMS).
 std::string collector_params(const Options& o);

@@ -42,7 +42,6 @@ std::string early_output_file(const std::vector<std::string>& args) {
 // Data kinds whose collection is not implemented yet: refused before anything runs.
 std::string unavailable_kind(const Options& o) {
   if (!o.hwc_counters.empty()) return "hardware-counter profiling (-h)";
-  if (o.mpi_trace) return "MPI tracing (-m)";
   if (o.java != "off") return "Java profiling (-j)";
   return {};
 }
@@ -94,7 +93,9 @@ int main(int argc, char** argv) {
   for (const auto& w : o.warnings) fmt::print(g_out, "collect: warning: {}\n", w);
   if (std::string what = unavailable_kind(o); !what.empty())
     return fail(fmt::format("{} is not available in this version yet", what));
-  if (o.clock_interval_ns == 0 && !o.heap_trace && !o.io_trace && o.sync_trace == "off")
+  // collect -m on mpirun ...: the ranks are descendants of the launcher.
+  if (o.mpi_trace && !o.follow_explicit) o.follow = 1;
+  if (o.clock_interval_ns == 0 && !o.heap_trace && !o.io_trace && o.sync_trace == "off" && !o.mpi_trace)
     fmt::print(g_out, "collect: warning: every data kind is off: only samples will be recorded\n");
 
   std::string error;
@@ -110,16 +111,25 @@ int main(int argc, char** argv) {
   if (elf.is_elf && !plan_emulation(elf.machine, &ctx.emulation, &error)) return fail(error);
   ctx.collector_lib = find_collector_library(o, &error, ctx.emulation.lib_subdir);
   if (ctx.collector_lib.empty()) return fail(error);
+  if (o.mpi_trace) {
+    ctx.mpi_lib = find_mpi_library(ctx.collector_lib, &error);
+    if (ctx.mpi_lib.empty()) return fail(error);
+  }
   for (int i = 0; i < argc; ++i) ctx.command_line += (i ? " " : "") + std::string(argv[i]);
 
-  NamingResult nr = preview_experiment_name(o.experiment_name, o.directory);
+  // Under an MPI launcher (mpirun -np N collect ...) each rank names its experiment by its rank.
+  ctx.mpi_rank = launcher_rank();
+  bool by_rank = ctx.mpi_rank >= 0 && o.experiment_name.empty();
+  NamingResult nr = by_rank ? preview_rank_experiment_name(rank_stem(o.group), ctx.mpi_rank, o.directory)
+                            : preview_experiment_name(o.experiment_name, o.directory);
   if (!nr.error.empty()) return fail(nr.error);
   if (!o.group.empty() && !check_group(o.group, o.directory, &error)) return fail(error);
   if (o.dry_run) {
     print_dry_run(g_out, o, ctx, nr.path);
     return 0;
   }
-  nr = create_experiment_dir(o.experiment_name, o.directory);
+  nr = by_rank ? create_rank_experiment_dir(rank_stem(o.group), ctx.mpi_rank, o.directory)
+               : create_experiment_dir(o.experiment_name, o.directory);
   if (!nr.error.empty()) return fail(nr.error);
   ctx.experiment = nr.path;
   if (!o.group.empty() && !add_to_group(o.group, o.directory, ctx.experiment, &error)) return fail(error);

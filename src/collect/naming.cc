@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <regex>
 
@@ -65,6 +66,54 @@ NamingResult create_experiment_dir(const std::string& requested, const std::stri
 
 NamingResult preview_experiment_name(const std::string& requested, const std::string& dir) {
   return choose(requested, dir, false);
+}
+
+int launcher_rank() {
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}) {
+    const char* v = std::getenv(var);
+    if (!v || !*v) continue;
+    // A Slurm batch script has SLURM_PROCID=0 too: only a step of several tasks (srun -n N)
+    // names experiments by rank.
+    if (std::strcmp(var, "SLURM_PROCID") == 0) {
+      const char* n = std::getenv("SLURM_STEP_NUM_TASKS");
+      if (!n || std::atol(n) < 2) continue;
+    }
+    char* end = nullptr;
+    errno = 0;
+    long r = std::strtol(v, &end, 10);
+    if (*end == 0 && errno == 0 && r >= 0 && r < (1L << 30)) return int(r);
+  }
+  return -1;
+}
+
+std::string rank_stem(const std::string& group) {
+  if (group.empty()) return "test";
+  std::string base = group.substr(group.find_last_of('/') + 1);
+  return base.size() > 4 ? base.substr(0, base.size() - 4) : base;
+}
+
+namespace {
+
+NamingResult choose_rank(const std::string& stem, int rank, const std::string& dir, bool create) {
+  std::string exact = fmt::format("{}.{}.er", stem, rank);
+  // The numbered fallback, previewed first: it also checks the directory.
+  NamingResult fallback = choose(fmt::format("{}.{}.1.er", stem, rank), dir, false);
+  if (!fallback.error.empty()) return fallback;
+  std::string path = (dir.empty() ? "" : (dir.back() == '/' ? dir : dir + "/")) + exact;
+  if (!create) return exists(path) ? fallback : NamingResult{path, {}};
+  if (mkdir(path.c_str(), 0755) == 0) return {path, {}};
+  if (errno != EEXIST) return {{}, fmt::format("cannot create experiment '{}': {}", path, std::strerror(errno))};
+  return choose(fmt::format("{}.{}.1.er", stem, rank), dir, true);
+}
+
+}  // namespace
+
+NamingResult create_rank_experiment_dir(const std::string& stem, int rank, const std::string& dir) {
+  return choose_rank(stem, rank, dir, true);
+}
+
+NamingResult preview_rank_experiment_name(const std::string& stem, int rank, const std::string& dir) {
+  return choose_rank(stem, rank, dir, false);
 }
 
 }  // namespace erkit::collect

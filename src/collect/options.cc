@@ -193,6 +193,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
         else return fail(fmt::format("bad -S value '{}': use on, off or a number of seconds from 1 to 86400", v));
         break;
       case 'F':
+        o.follow_explicit = true;
         if (v == "off") o.follow = 0;
         else if (v == "on") o.follow = 1;
         else if (v == "all") o.follow = 2;

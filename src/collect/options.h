@@ -19,6 +19,7 @@ struct Options {
   int sample_interval_ms = 1000;          // -S, 0 = off
   // Experiment control
   int follow = 0;                         // -F: 0 off, 1 on, 2 all
+  bool follow_explicit = false;           // -F given (-m on follows descendants by default)
   std::string follow_regex;               // -F =regex
   std::string java = "off";               // -j
   std::string java_args;                  // -J

@@ -1,6 +1,8 @@
 #include "collect/usage.h"
 
 #include <fmt/format.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -90,6 +92,7 @@ void print_dry_run(FILE* out, const Options& o, const LaunchContext& ctx, const 
   fmt::print(out, "  Heap tracing:      {}\n", o.heap_trace ? "on" : "off");
   fmt::print(out, "  Sync tracing:      {}\n", o.sync_trace);
   fmt::print(out, "  I/O tracing:       {}\n", o.io_trace ? "on" : "off");
+  fmt::print(out, "  MPI tracing:       {}\n", o.mpi_trace ? "on" : "off");
   fmt::print(out, "  Descendants:       {}\n",
              !o.follow_regex.empty() ? "matching =" + o.follow_regex
              : o.follow == 0         ? "off"
@@ -113,7 +116,8 @@ bool check_group(const std::string& group, const std::string& directory, std::st
     std::ifstream in(path);
     std::string first;
     std::getline(in, first);
-    if (!S_ISREG(st.st_mode) || first != "#analyzer experiment group") {
+    // An empty file is a group another rank of the same job is creating right now.
+    if (!S_ISREG(st.st_mode) || (st.st_size != 0 && first != "#analyzer experiment group")) {
       *error = fmt::format("'{}' is not an experiment group (first line must be '#analyzer experiment group')", path);
       return false;
     }
@@ -135,23 +139,27 @@ bool check_group(const std::string& group, const std::string& directory, std::st
 bool add_to_group(const std::string& group, const std::string& directory, const std::string& experiment,
                   std::string* error) {
   std::string path = group_path(group, directory);
+  // Every rank of an MPI job may add itself at once: one writer at a time (flock); whoever
+  // finds the file empty writes the header, the others check it.
+  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+    if (fd >= 0) close(fd);
+    *error = fmt::format("cannot write experiment group '{}'", path);
+    return false;
+  }
+  const std::string header = "#analyzer experiment group\n";
+  std::string text;
   struct stat st;
-  bool exists = stat(path.c_str(), &st) == 0;
-  if (exists) {
-    std::ifstream in(path);
-    std::string first;
-    std::getline(in, first);
-    if (first != "#analyzer experiment group") {
+  if (fstat(fd, &st) == 0 && st.st_size == 0) {
+    text = header;
+  } else {
+    std::string first(header.size(), '\0');
+    if (pread(fd, first.data(), first.size(), 0) != ssize_t(first.size()) || first != header) {
+      close(fd);
       *error = fmt::format("'{}' is not an experiment group (first line must be '#analyzer experiment group')", path);
       return false;
     }
   }
-  std::ofstream out(path, std::ios::app);
-  if (!out) {
-    *error = fmt::format("cannot write experiment group '{}'", path);
-    return false;
-  }
-  if (!exists) out << "#analyzer experiment group\n";
   // Named relative to the group file when it lies beside or below it (readers resolve members
   // from the group's directory), else by absolute path.
   namespace fs = std::filesystem;
@@ -160,7 +168,13 @@ bool add_to_group(const std::string& group, const std::string& directory, const 
   fs::path exp = fs::absolute(experiment, ec).lexically_normal();
   fs::path rel = exp.lexically_relative(group_dir.lexically_normal());
   bool inside = !rel.empty() && *rel.begin() != "..";
-  out << (inside ? rel.string() : exp.string()) << "\n";
+  text += (inside ? rel.string() : exp.string()) + "\n";
+  bool ok = write(fd, text.data(), text.size()) == ssize_t(text.size());
+  close(fd);  // releases the lock
+  if (!ok) {
+    *error = fmt::format("cannot write experiment group '{}'", path);
+    return false;
+  }
   return true;
 }
 

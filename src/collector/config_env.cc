@@ -36,6 +36,7 @@ void apply(Config* c, const char* key, size_t klen, const char* val) {
   else if (is("S")) c->sample_interval_ms = int(v);
   else if (is("H")) c->heap_trace = v != 0;
   else if (is("i")) c->io_trace = v != 0;
+  else if (is("m")) c->mpi_trace = v != 0;
   else if (is("s")) c->sync_trace = int(sign * int64_t(v));
   else if (is("F")) c->follow = int(v);
   else if (is("l")) c->sample_signal = int(v);

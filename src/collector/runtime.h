@@ -21,6 +21,7 @@ struct Config {
   uint64_t size_limit_bytes;    // 0: unlimited
   int sample_interval_ms;       // periodic samples, 0: off
   bool heap_trace, io_trace;
+  bool mpi_trace;               // -m on: libcollector-mpi.so records through mpi_trace.cc
   int sync_trace;               // -1 off, else threshold in microseconds (0 = all)
   int follow;                   // 0 off, 1 on, 2 all
   char follow_regex[512];       // -F =regex ("" none)

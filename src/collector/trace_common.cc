@@ -93,7 +93,7 @@ void tracers_init() {
   const Config& c = g_rt.config;
   __atomic_store_n(&g_start_pending, 0, __ATOMIC_RELEASE);
   for (int& on : g_trace_on) __atomic_store_n(&on, 0, __ATOMIC_RELEASE);
-  if (!c.heap_trace && !c.io_trace && c.sync_trace == -1) return;
+  if (!c.heap_trace && !c.io_trace && c.sync_trace == -1 && !c.mpi_trace) return;
   trace_common_init();
   heap_trace_init();
   sync_trace_init();

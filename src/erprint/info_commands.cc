@@ -7,6 +7,7 @@
 
 #include "erprint/command_groups.h"
 #include "views/experiment_views.h"
+#include "views/rank_views.h"
 
 namespace erkit::erprint {
 namespace {
@@ -60,6 +61,13 @@ void add_info_commands(std::vector<Command>& t) {
                  auto& p = s.profile();
                  return emit_report(s, "experiment_list", views::render_experiment_list(p, s.selections()),
                                     views::experiment_list_json(p, s.selections()));
+               }});
+  t.push_back({"rank_list", {}, 0, 0, "",
+               "List the MPI ranks: MPI time against time outside MPI, sends, receives, bytes",
+               [](Session& s, const auto&) {
+                 auto& p = s.profile();
+                 return emit_report(s, "rank_list", views::render_rank_list(p, s.selections()),
+                                    views::rank_list_json(p, s.selections()));
                }});
   t.push_back({"sample_list", {}, 0, 0, "", "List the selected samples of each experiment",
                [](Session& s, const auto&) { return selection_list(s, "sample_list", selection::Target::Samples); }});

@@ -2,15 +2,18 @@
 // One process per experiment, one track per thread. Clock samples become a flame chart: a
 // sample taken at t for d nanoseconds of thread time stands for its stack during (t-d, t];
 // consecutive samples sharing a stack prefix extend the same slices. Heap, sync and I/O trace
-// events become instant or complete events whose args carry their call stack.
+// events become instant or complete events whose args carry their call stack; MPI calls complete
+// events, with flow arrows from each send to the receive that matched it (mpi_flows).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "common/version.h"
 #include "exporters/export_util.h"
 #include "exporters/exporters.h"
+#include "format/mpi_functions.h"
 
 namespace erkit::exporters {
 namespace {
@@ -38,6 +41,7 @@ class ChromeTrace {
       }
     });
     for (auto& [key, t] : threads_) close_to(key.first, key.second, t, 0, t.end);
+    mpi_flows();
     out_ += fmt::format("\n],\"displayTimeUnit\":\"ms\",\"otherData\":{{\"creator\":\"erkit {}\",\"experiments\":[",
                         ERKIT_VERSION);
     const auto& exps = p_.experiments();
@@ -80,7 +84,8 @@ class ChromeTrace {
     for (uint32_t x = 0; x < exps.size(); ++x) {
       const auto& e = exps[x];
       int64_t pid = process_id(p_, x);
-      std::string pname = e.name + (e.log.exe.empty() ? "" : ": " + e.log.exe);
+      std::string pname = e.name + (e.log.exe.empty() ? "" : ": " + e.log.exe) +
+                          (e.log.mpi_rank >= 0 ? fmt::format(" (MPI rank {})", e.log.mpi_rank) : "");
       event(fmt::format("{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{},\"tid\":0,\"args\":{{\"name\":{}}}}}", pid,
                         json_string(pname)));
       std::vector<uint32_t> tids;
@@ -159,6 +164,14 @@ class ChromeTrace {
       event(fmt::format("{{\"name\":\"sync wait\",\"cat\":\"sync\",\"ph\":\"X\",{},\"ts\":{},\"dur\":{:.3f},"
                         "\"args\":{{\"wait_ns\":{},\"stack\":{}}}}}",
                         head, ts(x, begin), double(ev.tstamp_ns - begin) / 1000.0, w, stack_args(rs)));
+    } else if (v[kMpiTime] || v[kMpiSend] || v[kMpiReceive] || v[kMpiOther]) {
+      // MPI records carry the request time: the slice starts there.
+      uint64_t d = uint64_t(v[kMpiTime]);
+      std::string fn = rs.frames.empty() ? "\"MPI\"" : name(rs.frames[0].func);
+      event(fmt::format("{{\"name\":{},\"cat\":\"mpi\",\"ph\":\"X\",{},\"ts\":{},\"dur\":{:.3f},"
+                        "\"args\":{{\"sends\":{},\"bytes_sent\":{},\"receives\":{},\"bytes_received\":{},\"stack\":{}}}}}",
+                        fn, head, ts(x, ev.tstamp_ns), double(d) / 1000.0, v[kMpiSend], v[kMpiBytesSent],
+                        v[kMpiReceive], v[kMpiBytesRecv], stack_args(rs)));
     } else if (v[kIoReadCount] || v[kIoWriteCount] || v[kIoOtherCount]) {
       const char* what = v[kIoReadCount] ? "read" : v[kIoWriteCount] ? "write" : "I/O";
       int64_t bytes = v[kIoReadBytes] + v[kIoWriteBytes];
@@ -167,6 +180,45 @@ class ChromeTrace {
       event(fmt::format("{{\"name\":\"{}\",\"cat\":\"io\",\"ph\":\"X\",{},\"ts\":{},\"dur\":{:.3f},"
                         "\"args\":{{\"bytes\":{},\"duration_ns\":{},\"stack\":{}}}}}",
                         what, head, ts(x, begin), double(ev.tstamp_ns - begin) / 1000.0, bytes, d, stack_args(rs)));
+    }
+  }
+
+  // MPI messages: the n-th send from rank a to rank b with tag t matches the n-th receive at b
+  // from a with tag t (MPI's non-overtaking rule). Point-to-point calls with an explicit peer
+  // only (a wildcard source cannot be matched from the records). An arrow ("ph":"s" -> "f")
+  // goes from the send's start to the receive's end.
+  void mpi_flows() {
+    const auto& exps = p_.experiments();
+    std::map<int64_t, uint32_t> by_rank;
+    for (uint32_t x = 0; x < exps.size(); ++x)
+      if (exps[x].log.mpi_rank >= 0) by_rank.emplace(exps[x].log.mpi_rank, x);
+    using Key = std::tuple<int64_t, int64_t, int32_t>;  // from, to, tag
+    std::map<Key, std::vector<std::pair<uint32_t, const format::MpiEventRecord*>>> sends, recvs;
+    for (const auto& [rank, x] : by_rank)
+      for (const auto& m : exps[x].mpi) {
+        if (m.peer < 0 || m.tag < 0 || !by_rank.count(m.peer)) continue;
+        auto cat = format::mpi_function_category(m.function);
+        bool recv = cat == format::MpiCategory::kReceive && m.function != format::kMpi_Get;
+        bool send = cat == format::MpiCategory::kSend && m.function != format::kMpi_Put &&
+                    m.function != format::kMpi_Accumulate;
+        if (send) sends[{rank, m.peer, m.tag}].push_back({x, &m});
+        if (recv) recvs[{m.peer, rank, m.tag}].push_back({x, &m});
+      }
+    uint64_t id = 0;
+    for (const auto& [key, ss] : sends) {
+      auto it = recvs.find(key);
+      if (it == recvs.end()) continue;
+      for (size_t i = 0; i < ss.size() && i < it->second.size(); ++i) {
+        auto [sx, s] = ss[i];
+        auto [rx, r] = it->second[i];
+        ++id;
+        std::string name = fmt::format("\"message {} -> {} tag {}\",\"cat\":\"mpi\"", std::get<0>(key),
+                                       std::get<1>(key), std::get<2>(key));
+        event(fmt::format("{{\"name\":{},\"ph\":\"s\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":{}}}", name, id,
+                          process_id(p_, sx), s->tid, ts(sx, s->tstamp_ns)));
+        event(fmt::format("{{\"name\":{},\"ph\":\"f\",\"bp\":\"e\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":{}}}",
+                          name, id, process_id(p_, rx), r->tid, ts(rx, r->tstamp_ns + r->duration_ns)));
+      }
     }
   }
 

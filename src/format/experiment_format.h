@@ -25,10 +25,11 @@ enum class DataKind : uint32_t {
   kSync = 4,      // "synctrace"
   kIo = 5,        // "iotrace"
   kHwc = 6,       // "hwcounters"
-  kCount = 7,
+  kMpi = 7,       // "mpitrace"
+  kCount = 8,
 };
 inline constexpr const char* kDataFileNames[] = {"stacks",    "profile",   "overview",  "heaptrace",
-                                                 "synctrace", "iotrace",   "hwcounters"};
+                                                 "synctrace", "iotrace",   "hwcounters", "mpitrace"};
 static_assert(sizeof(kDataFileNames) / sizeof(kDataFileNames[0]) == size_t(DataKind::kCount));
 
 // ---- Binary data file layout ----------------------------------------------------------------
@@ -87,6 +88,7 @@ enum RecordKind : uint32_t {
   kRecHeapRealloc = 10, // HeapReallocRecord (realloc family and mremap)
   kRecHeapMmap = 11,    // HeapAllocRecord
   kRecHeapMunmap = 12,  // HeapAllocRecord, stack_id = kNoStackId
+  kRecMpiEvent = 13,    // MpiEventRecord
 };
 
 // ---- Call stacks --------------------------------------------------------------------------
@@ -365,6 +367,26 @@ struct IoEventRecord {
   int64_t bytes;        // bytes transferred, or -1 on error
   uint32_t file_id;     // index into the log's "file" events (path of the fd), 0 = unknown
   uint32_t reserved;
+};
+
+// ---- MPI trace (collect -m on) ------------------------------------------------------------------
+// One record per completed MPI call (format/mpi_functions.h names `function`). Sends, receives
+// and bytes follow the manual's accounting (seed-spec §2.5): the buffer sizes given in the call,
+// collectives as direct point-to-point transfers among the communicator's comm_size processes.
+struct MpiEventRecord {
+  uint32_t word;
+  uint32_t tid;
+  uint64_t tstamp_ns;       // request time: just before the MPI call
+  uint64_t stack_id;
+  uint32_t function;        // MpiFunction
+  int32_t comm_size;        // processes of the call's communicator, 0 if none / unknown
+  uint64_t duration_ns;     // request to completion (grant)
+  int32_t peer;             // destination / source / root rank, -1 if none
+  int32_t tag;              // message tag, -1 if none
+  uint32_t sends;           // send operations (packets) this call stands for
+  uint32_t receives;        // receive operations
+  uint64_t bytes_sent;
+  uint64_t bytes_received;
 };
 
 // ---- Dynamic functions (collector_func_load) ------------------------------------------------

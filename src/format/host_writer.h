@@ -35,6 +35,7 @@ class HostExperimentWriter {
   void heap_event(const HeapEvent& e);
   void sync_event(const SyncEventRecord& r);
   void io_event(const IoEventRecord& r);
+  void mpi_event(const MpiEventRecord& r);
 
   // Flushes every data file (also done by the destructor).
   void finish();

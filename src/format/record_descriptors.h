@@ -34,6 +34,10 @@ inline constexpr const char* kIoDescriptor =
     "6 io_event 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 op:u32@24 fd:i32@28 "
     "duration_ns:u64@32 bytes:i64@40 file_id:u32@48\n";
 inline constexpr const char* kHwcDescriptor = "7 hwc_event 0 reserved\n";
+inline constexpr const char* kMpiDescriptor =
+    "13 mpi_event 72 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 function:u32@24 "
+    "comm_size:i32@28 duration_ns:u64@32 peer:i32@40 tag:i32@44 sends:u32@48 receives:u32@52 "
+    "bytes_sent:u64@56 bytes_received:u64@64\n";
 
 inline constexpr const char* record_descriptor_text(DataKind k) {
   switch (k) {
@@ -44,6 +48,7 @@ inline constexpr const char* record_descriptor_text(DataKind k) {
     case DataKind::kSync: return kSyncDescriptor;
     case DataKind::kIo: return kIoDescriptor;
     case DataKind::kHwc: return kHwcDescriptor;
+    case DataKind::kMpi: return kMpiDescriptor;
     case DataKind::kCount: break;
   }
   return "";
@@ -65,5 +70,7 @@ static_assert(offsetof(OverviewSampleRecord, label) == 120);
 static_assert(offsetof(HeapReallocRecord, duration_ns) == 24);
 static_assert(sizeof(SyncEventRecord) == 48);
 static_assert(sizeof(IoEventRecord) == 56);
+static_assert(sizeof(MpiEventRecord) == 72);
+static_assert(offsetof(MpiEventRecord, bytes_received) == 64);
 
 }  // namespace erkit::format

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "format/mpi_functions.h"
 #include "model/heap_leaks.h"
 
 namespace erkit::model {
@@ -92,6 +93,25 @@ void io_events(const reader::Experiment& e, const std::function<void(const Event
   }
 }
 
+void mpi_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
+  EventRecord ev;
+  for (const auto& s : e.mpi) {
+    std::memset(ev.values, 0, sizeof ev.values);
+    ev.tstamp_ns = s.tstamp_ns;
+    ev.stack_id = s.stack_id;
+    ev.tid = s.tid;
+    ev.cpu = -1;
+    ev.values[kMpiTime] = int64_t(s.duration_ns);
+    ev.values[kMpiSend] = int64_t(s.sends);
+    ev.values[kMpiBytesSent] = int64_t(s.bytes_sent);
+    ev.values[kMpiReceive] = int64_t(s.receives);
+    ev.values[kMpiBytesRecv] = int64_t(s.bytes_received);
+    // Other MPI Calls: calls of the "other" category (Barrier, Wait*, Win_*, ...: table 2-5).
+    if (format::mpi_function_category(s.function) == format::MpiCategory::kOther) ev.values[kMpiOther] = 1;
+    fn(ev);
+  }
+}
+
 }  // namespace
 
 void for_each_event(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
@@ -99,6 +119,7 @@ void for_each_event(const reader::Experiment& e, const std::function<void(const 
   heap_events(e, fn);
   sync_events(e, fn);
   io_events(e, fn);
+  mpi_events(e, fn);
 }
 
 }  // namespace erkit::model

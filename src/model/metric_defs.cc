@@ -27,6 +27,13 @@ const std::vector<MetricDef>& metric_defs() {
       {"ioreadcnt", "Read Count", "Reads", U::Count, S::Io},
       {"iowritecnt", "Write Count", "Writes", U::Count, S::Io},
       {"ioothercnt", "Other I/O Count", "Other I/O", U::Count, S::Io},
+      // MPI tracing (seed-spec §2.5, table 2-4).
+      {"mpitime", "MPI Time", "MPI Time", U::Nanoseconds, S::Mpi},
+      {"mpisend", "MPI Sends", "MPI Sends", U::Count, S::Mpi},
+      {"mpibytesent", "MPI Bytes Sent", "MPI Bytes Sent", U::Bytes, S::Mpi},
+      {"mpireceive", "MPI Receives", "MPI Receives", U::Count, S::Mpi},
+      {"mpibytesrecv", "MPI Bytes Received", "MPI Bytes Recv.", U::Bytes, S::Mpi},
+      {"mpiother", "Other MPI Calls", "Other MPI", U::Count, S::Mpi},
       // Kernel experiments (er_kernel, seed-spec §9): time, as the seed's clock profile is.
       {"kcycles", "KCPU Cycles", "KCPU Cycles", U::Nanoseconds, S::Kernel},
       {"kthr", "Kthr Time", "Kthr Time", U::Nanoseconds, S::KernelThread},

@@ -122,7 +122,7 @@ void Profile::set_event_filter(EventPredicate pred, bool needs_stack_funcs) {
 }
 
 std::vector<uint32_t> Profile::available_metrics() const {
-  bool clock = false, heap = false, sync = false, io = false, kernel = false, kthr = false;
+  bool clock = false, heap = false, sync = false, io = false, mpi = false, kernel = false, kthr = false;
   for (const auto& e : exps_) {
     if (e.log.kernel) {  // er_kernel: its own metrics instead of the user microstates
       kernel = true;
@@ -134,6 +134,7 @@ std::vector<uint32_t> Profile::available_metrics() const {
                                    e.log.settings.at("heap").at("on") == "1");
     sync |= !e.sync.empty();
     io |= !e.io.empty();
+    mpi |= !e.mpi.empty();
   }
   std::vector<uint32_t> out;
   for (uint32_t i = 0; i < kMetricCount; ++i) {
@@ -142,6 +143,7 @@ std::vector<uint32_t> Profile::available_metrics() const {
       case MetricSource::Heap: if (heap) out.push_back(i); break;
       case MetricSource::Sync: if (sync) out.push_back(i); break;
       case MetricSource::Io: if (io) out.push_back(i); break;
+      case MetricSource::Mpi: if (mpi) out.push_back(i); break;
       case MetricSource::Hwc: break;
       case MetricSource::Kernel: if (kernel) out.push_back(i); break;
       case MetricSource::KernelThread: if (kthr) out.push_back(i); break;
@@ -179,6 +181,7 @@ void Profile::compute() {
         filter::EventView v;
         v.expid = x + 1;
         v.pid = uint32_t(e.log.pid);
+        v.rank = e.log.mpi_rank;
         v.thrid = thread_number(x, ev.tid);
         v.lwpid = ev.tid;
         if (e.log.kernel) {  // seed Table 5-1: LWP is the process id, Thread the kernel thread id

@@ -128,6 +128,9 @@ void read_log(Experiment& e) {
       l.task_comm[tid] = ev->get("comm");
     } else if (n == "file") {
       l.files[uint32_t(ev->get_int("id").value_or(0))] = ev->fields;
+    } else if (n == "mpi_rank") {
+      l.mpi_rank = ev->get_int("rank").value_or(l.mpi_rank);
+      l.mpi_size = ev->get_int("size").value_or(l.mpi_size);
     } else if (n == "warning") {
       l.warnings.emplace_back(ev->tstamp_ns, ev->get("text"));
     } else if (read_lifecycle_event(l, *ev)) {
@@ -215,6 +218,9 @@ bool plausible(const format::ClockSampleRecord& r) {
 }
 bool plausible(const format::HeapEvent& r) { return r.size <= kMaxPlausible; }
 bool plausible(const format::SyncEventRecord& r) { return r.wait_ns <= kMaxPlausible; }
+bool plausible(const format::MpiEventRecord& r) {
+  return r.duration_ns <= kMaxPlausible && r.bytes_sent <= kMaxPlausible && r.bytes_received <= kMaxPlausible;
+}
 bool plausible(const format::IoEventRecord& r) {
   return r.duration_ns <= kMaxPlausible && r.bytes >= -1 && r.bytes <= int64_t(kMaxPlausible);
 }
@@ -323,6 +329,13 @@ void read_data(Experiment& e) {
           else e.io.push_back(r);
           return;
         }
+        case format::kRecMpiEvent: {
+          format::MpiEventRecord r;
+          if (!copy_record(p, size, &r)) ++bad;
+          else if (!plausible(r)) ++implausible;
+          else e.mpi.push_back(r);
+          return;
+        }
         default: ++bad;
       }
     }, &msgs);
@@ -345,6 +358,7 @@ void read_data(Experiment& e) {
   for (const auto& r : e.heap) count(r.stack_id);
   for (const auto& r : e.sync) count(r.stack_id);
   for (const auto& r : e.io) count(r.stack_id);
+  for (const auto& r : e.mpi) count(r.stack_id);
   if (orphans)
     e.problems.push_back({format::kDataFileNames[uint32_t(format::DataKind::kStacks)],
                           fmt::format("{} of {} events refer to call stacks missing from the file; "

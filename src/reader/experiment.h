@@ -89,6 +89,9 @@ struct RunLog {
   bool limit_reached = false;
   uint64_t limit_reached_ns = 0;  // when -L stopped event recording (if limit_reached)
   int64_t exit_status = -1;   // the status the process gave exit(), -1 unknown
+  // MPI ("mpi_rank" events): the rank in MPI_COMM_WORLD, from the launcher's environment
+  // (collect) or MPI_Init (the collector, which also gives the world's size); -1 unknown.
+  int64_t mpi_rank = -1, mpi_size = -1;
   CollectorCost cost;
   // Descendants: this experiment's own origin (empty for the founder) and its children.
   std::string lineage;        // "_f1_x1"
@@ -136,6 +139,7 @@ struct Experiment {
   std::vector<format::HeapEvent> heap;  // from any heap record kind
   std::vector<format::SyncEventRecord> sync;
   std::vector<format::IoEventRecord> io;
+  std::vector<format::MpiEventRecord> mpi;
   std::vector<std::string> notes;
   std::vector<std::string> descendants;  // paths of _*.er subdirectories
   std::vector<DynamicFunction> dynamic_functions;

@@ -19,6 +19,7 @@
 #include "collector/text_line.h"
 #include "common/version.h"
 #include "format/host_writer.h"
+#include "format/mpi_functions.h"
 #include "reader/archive.h"
 #include "reader/reader_test_util.h"
 
@@ -80,6 +81,7 @@ TEST_F(RoundTripTest, RunLog) {
   collector_line("log", l.event(3000, "warning").kv("code", "w1").kv_quoted("text", "a \"quoted\" \\ text\nline 2"));
   collector_line("log", l.event(4000, "pause").kv("reason", "api"));
   collector_line("log", l.event(5000, "resume").kv("reason", "api"));
+  collector_line("log", l.event(6000, "mpi_rank").kv_dec("rank", 5).kv_dec("size", 8));  // mpi_trace.cc
   collector_line("log", l.event(9000, "thread_end").kv_dec("tid", 4322));
   l.event(12000, "exit").kv("how", "exit").kv_dec("status", 3).kv_dec("bytes", 65536);
   l.kv_dec(format::kCostSignals, 40).kv_dec(format::kCostSignalNs, 80000).kv_dec(format::kCostHelperCpuNs, 300000);
@@ -125,6 +127,8 @@ TEST_F(RoundTripTest, RunLog) {
   EXPECT_EQ(r.warnings[0].first, 3000u);
   EXPECT_EQ(r.warnings[0].second, "a \"quoted\" \\ text\nline 2");
   EXPECT_EQ(r.recording_changes, (std::vector<std::pair<uint64_t, bool>>{{4000, false}, {5000, true}}));
+  EXPECT_EQ(r.mpi_rank, 5);
+  EXPECT_EQ(r.mpi_size, 8);
   EXPECT_EQ(r.collector_exit, "exit");
   EXPECT_EQ(r.exit_status, 3);
   EXPECT_EQ(r.end_how, "exit");
@@ -272,6 +276,7 @@ TEST_F(RoundTripTest, DataRecordsAndStacks) {
     w.heap_event({3000, s_leaf, 4096, 0x5000, 0x4000, 100, format::kHeapRealloc, 77});
     w.sync_event({0, 101, 4000, s_main, format::kSyncMutex, 0, 2500000, 0x601040});
     w.io_event({0, 100, 5000, s_leaf, format::kIoRead, 7, 12345, -1, 2, 0});
+    w.mpi_event({0, 100, 6000, s_leaf, format::kMpi_Bcast, 4, 7000, 0, -1, 4, 1, 4096, 1024});
   }
   Experiment e = open();
   EXPECT_EQ(problems_of(e), std::vector<std::string>{});
@@ -309,6 +314,14 @@ TEST_F(RoundTripTest, DataRecordsAndStacks) {
                                   o.oublock, o.maxrss_kb, o.rss_kb, o.read_bytes, o.write_bytes}),
             std::vector<int64_t>({11, 12, 13, 14, 15, 16, 17, 18, 19, 20, -1, 22}));
   EXPECT_STREQ(o.label, "phase two");
+
+  ASSERT_EQ(e.mpi.size(), 1u);
+  const format::MpiEventRecord& m = e.mpi[0];
+  EXPECT_EQ(m.word, format::make_record_word(format::kRecMpiEvent, sizeof m));
+  EXPECT_EQ(std::vector<int64_t>({m.tid, int64_t(m.tstamp_ns), int64_t(m.stack_id), m.function, m.comm_size,
+                                  int64_t(m.duration_ns), m.peer, m.tag, m.sends, m.receives,
+                                  int64_t(m.bytes_sent), int64_t(m.bytes_received)}),
+            std::vector<int64_t>({100, 6000, int64_t(s_leaf), format::kMpi_Bcast, 4, 7000, 0, -1, 4, 1, 4096, 1024}));
 
   ASSERT_EQ(e.heap.size(), 1u);
   const format::HeapEvent& h = e.heap[0];

@@ -17,8 +17,6 @@
 namespace erkit::reader {
 namespace {
 
-namespace fs = std::filesystem;
-
 // The whole of a binary file, if it is a regular file of at most max_bytes (a 100 GiB sparse
 // file in a damaged experiment would otherwise end in std::bad_alloc).
 std::vector<char> read_all(const std::string& path, uint64_t max_bytes, bool* too_big) {

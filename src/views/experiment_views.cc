@@ -160,6 +160,7 @@ json::Value experiment_list_json(const model::Profile& p, const selection::Selec
                   .set("selected", sel.experiment_selected(x + 1))
                   .set("pid", e.log.pid)
                   .set("ppid", e.log.ppid)
+                  .set("rank", e.log.mpi_rank)
                   .set("path", e.path));
   }
   return json::Value::object().set("experiments", std::move(list));

@@ -18,6 +18,7 @@ struct Fixture : ::testing::Test {
   Fixture() {
     ev.expid = 2;
     ev.pid = 4242;
+    ev.rank = 3;
     ev.thrid = 3;
     ev.lwpid = 7;
     ev.cpuid = 1;
@@ -43,6 +44,9 @@ TEST_F(Fixture, EveryField) {
   EXPECT_TRUE(m("SAMPLE == 5"));
   EXPECT_TRUE(m("EXPID == 2"));
   EXPECT_TRUE(m("PID == 4242"));
+  EXPECT_TRUE(m("RANK == 3"));
+  EXPECT_TRUE(m("rank IN (1,3)"));
+  EXPECT_FALSE(m("RANK == 0"));
   EXPECT_FALSE(m("THRID == 4"));
 }
 

@@ -71,6 +71,7 @@ int64_t field(Field f, const EventView& e) {
     case Field::Sample: return e.sample;
     case Field::Expid: return e.expid;
     case Field::Pid: return e.pid;
+    case Field::Rank: return e.rank;
     case Field::Vaddr: return static_cast<int64_t>(e.vaddr);
     case Field::Paddr: return static_cast<int64_t>(e.paddr);
     case Field::Dobj: return e.dobj;
@@ -226,6 +227,7 @@ const char* field_text(Field f) {
     case Field::Sample: return "SAMPLE";
     case Field::Expid: return "EXPID";
     case Field::Pid: return "PID";
+    case Field::Rank: return "RANK";
     case Field::Vaddr: return "VADDR";
     case Field::Paddr: return "PADDR";
     case Field::Dobj: return "DOBJ";

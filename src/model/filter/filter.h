@@ -15,6 +15,7 @@ namespace erkit::filter {
 // One event as the evaluator sees it. Spans must stay valid for the duration of eval().
 struct EventView {
   uint32_t expid = 0, pid = 0;
+  int64_t rank = -1;  // MPI rank of the event's experiment, -1 if not an MPI process
   uint64_t thrid = 0, lwpid = 0;
   int32_t cpuid = 0;
   uint64_t tstamp_ns = 0;  // since the start of the event's experiment

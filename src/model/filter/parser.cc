@@ -27,7 +27,7 @@ constexpr FieldKw kFields[] = {
     {"THRID", Field::Thrid, false}, {"LWPID", Field::Lwpid, false}, {"CPUID", Field::Cpuid, false},
     {"LEAF", Field::Leaf, false},   {"TSTAMP", Field::Tstamp, false}, {"SAMPLE", Field::Sample, false},
     {"EXPID", Field::Expid, false}, {"PID", Field::Pid, false},     {"VADDR", Field::Vaddr, true},
-    {"PADDR", Field::Paddr, true},  {"DOBJ", Field::Dobj, true},
+    {"PADDR", Field::Paddr, true},  {"DOBJ", Field::Dobj, true},   {"RANK", Field::Rank, false},
 };
 
 struct BinOp {

@@ -20,7 +20,7 @@ enum class Op : uint8_t {
   Stack, List, Fname, Dname,
 };
 
-enum class Field : uint8_t { Thrid, Lwpid, Cpuid, Leaf, Tstamp, Sample, Expid, Pid, Vaddr, Paddr, Dobj };
+enum class Field : uint8_t { Thrid, Lwpid, Cpuid, Leaf, Tstamp, Sample, Expid, Pid, Vaddr, Paddr, Dobj, Rank };
 
 constexpr uint32_t kNone = UINT32_MAX;
 
