@@ -21,7 +21,7 @@ namespace erkit::erprint {
 // get columns too. Keep identical to share/erkit/er.rc (er_rc_test checks).
 const char* const kBuiltinDefaultMetrics =
     "e.%user:i.%user:i+syncn:i.%sync:e.%hwc:i.%hwc:i+leak:i+bleak:i.%iotime:i+ioreadbytes:i+iowritebytes:"
-    "e.%mpitime:i.%mpitime:e.%kcycles:i.%kcycles:name";
+    "e.%mpitime:i.%mpitime:e.%kcycles:i.%kcycles:e.%kthr:i.%kthr:name";
 const char* const kBuiltinDefaultSort = "e.user:e.hwc:i.sync:i.leak:i.iotime:e.mpitime:e.kcycles";
 
 namespace {

@@ -97,6 +97,11 @@ enum RecordKind : uint32_t {
 inline constexpr uint32_t kMaxStackFrames = 250;  // deeper stacks end with kTruncatedMarkerPc
 inline constexpr uint64_t kTruncatedMarkerPc = 1;  // pseudo-PC: the stack was cut at the limit
 inline constexpr uint64_t kUnwindFailedPc = 2;     // pseudo-PC: the unwinder stopped early
+// Pseudo-PCs of kernel experiments (er_kernel -T): single-frame stacks of a chosen thread's
+// time off the CPU asleep, runnable but waiting for a CPU, and on the CPU in user mode.
+inline constexpr uint64_t kKernelSleepingPc = 3;   // <SLEEPING>
+inline constexpr uint64_t kKernelStalledPc = 4;    // <STALLED>
+inline constexpr uint64_t kKernelUserModePc = 5;   // <USER_MODE>
 inline constexpr uint64_t kNoStackId = 0;
 
 struct StackRecord {
@@ -133,6 +138,11 @@ struct ClockSampleRecord {
 static_assert(sizeof(ClockSampleRecord) == 88);
 inline constexpr uint32_t kClockFlagMainThread = 1u;  // the process's initial thread (wall time)
 inline constexpr uint32_t kClockFlagBlockedSample = 2u;  // sampled while blocked, not by its CPU timer
+// Kernel experiments (er_kernel): a sample of the kernel's clock profile (KCPU Cycles; its ns
+// are the sampling period), and with kClockFlagKernelThread a sample of a thread chosen with
+// -T (Kthr Time: on the CPU, <SLEEPING> or <STALLED>).
+inline constexpr uint32_t kClockFlagKernel = 4u;
+inline constexpr uint32_t kClockFlagKernelThread = 8u;
 
 // ---- Periodic samples (overview) -----------------------------------------------------------
 enum SampleReason : uint32_t {

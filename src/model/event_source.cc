@@ -17,6 +17,13 @@ void clock_events(const reader::Experiment& e, const std::function<void(const Ev
     ev.stack_id = s.stack_id;
     ev.tid = s.tid;
     ev.cpu = s.cpu;
+    if (s.flags & format::kClockFlagKernel) {  // er_kernel: KCPU Cycles, or Kthr Time of a -T thread
+      int64_t ns = 0;
+      for (uint32_t m = 0; m < format::kMsCount; ++m) ns += int64_t(s.ns[m]);
+      ev.values[(s.flags & format::kClockFlagKernelThread) ? kKthr : kKcycles] = ns;
+      fn(ev);
+      continue;
+    }
     int64_t total = 0;
     for (uint32_t m = 0; m < format::kMsCount; ++m) {
       ev.values[m] = int64_t(s.ns[m]);  // microstate order equals the first metric indices

@@ -34,6 +34,9 @@ const std::vector<MetricDef>& metric_defs() {
       {"mpireceive", "MPI Receives", "MPI Receives", U::Count, S::Mpi},
       {"mpibytesrecv", "MPI Bytes Received", "MPI Bytes Recv.", U::Bytes, S::Mpi},
       {"mpiother", "Other MPI Calls", "Other MPI", U::Count, S::Mpi},
+      // Kernel experiments (er_kernel, seed-spec §9): time, as the seed's clock profile is.
+      {"kcycles", "KCPU Cycles", "KCPU Cycles", U::Nanoseconds, S::Kernel},
+      {"kthr", "Kthr Time", "Kthr Time", U::Nanoseconds, S::KernelThread},
   };
   return defs;
 }

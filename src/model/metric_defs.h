@@ -9,7 +9,9 @@
 namespace erkit::model {
 
 enum class MetricUnit : uint8_t { Nanoseconds, Bytes, Count };
-enum class MetricSource : uint8_t { Clock, Heap, Sync, Io, Hwc, Mpi };
+// Mpi: MPI tracing; Kernel: er_kernel's clock profile (KCPU Cycles); KernelThread: its -T
+// threads (Kthr Time).
+enum class MetricSource : uint8_t { Clock, Heap, Sync, Io, Hwc, Mpi, Kernel, KernelThread };
 
 struct MetricDef {
   std::string name;     // er_print keyword: user, system, ...
@@ -26,6 +28,7 @@ enum MetricIndex : uint32_t {
   kSync, kSyncN,
   kIoTime, kIoReadBytes, kIoWriteBytes, kIoReadCount, kIoWriteCount, kIoOtherCount,
   kMpiTime, kMpiSend, kMpiBytesSent, kMpiReceive, kMpiBytesRecv, kMpiOther,
+  kKcycles, kKthr,
   kMetricCount
 };
 

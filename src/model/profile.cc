@@ -122,8 +122,13 @@ void Profile::set_event_filter(EventPredicate pred, bool needs_stack_funcs) {
 }
 
 std::vector<uint32_t> Profile::available_metrics() const {
-  bool clock = false, heap = false, sync = false, io = false, mpi = false;
+  bool clock = false, heap = false, sync = false, io = false, mpi = false, kernel = false, kthr = false;
   for (const auto& e : exps_) {
+    if (e.log.kernel) {  // er_kernel: its own metrics instead of the user microstates
+      kernel = true;
+      kthr |= e.log.kernel_threads;
+      continue;
+    }
     clock |= !e.clock.empty() || e.log.clock_interval_ns != 0;
     heap |= !e.heap.empty() || (e.log.settings.count("heap") && e.log.settings.at("heap").count("on") &&
                                    e.log.settings.at("heap").at("on") == "1");
@@ -140,6 +145,8 @@ std::vector<uint32_t> Profile::available_metrics() const {
       case MetricSource::Io: if (io) out.push_back(i); break;
       case MetricSource::Mpi: if (mpi) out.push_back(i); break;
       case MetricSource::Hwc: break;
+      case MetricSource::Kernel: if (kernel) out.push_back(i); break;
+      case MetricSource::KernelThread: if (kthr) out.push_back(i); break;
     }
   }
   return out;
@@ -177,6 +184,12 @@ void Profile::compute() {
         v.rank = e.log.mpi_rank;
         v.thrid = thread_number(x, ev.tid);
         v.lwpid = ev.tid;
+        if (e.log.kernel) {  // seed Table 5-1: LWP is the process id, Thread the kernel thread id
+          auto tp = e.log.task_pid.find(ev.tid);
+          v.pid = tp == e.log.task_pid.end() ? 0 : tp->second;
+          v.lwpid = v.pid;
+          v.thrid = ev.tid;
+        }
         v.cpuid = ev.cpu;
         v.tstamp_ns = ev.tstamp_ns;
         v.sample = sample_at(x, ev.tstamp_ns);

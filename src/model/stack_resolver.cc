@@ -148,6 +148,13 @@ const StackResolver::PcResult& StackResolver::resolve_pc(uint32_t exp, const rea
     r.frames.push_back({funcs_.truncated(), 0, 0});
   } else if (pc == format::kUnwindFailedPc) {
     r.frames.push_back({funcs_.unknown(), 0, 0});
+  } else if (pc == format::kKernelSleepingPc || pc == format::kKernelStalledPc || pc == format::kKernelUserModePc) {
+    FunctionEntry fe;  // er_kernel -T: the thread's time off the CPU, or in user mode
+    fe.name = fe.short_name = pc == format::kKernelSleepingPc  ? "<SLEEPING>"
+                              : pc == format::kKernelStalledPc ? "<STALLED>"
+                                                               : "<USER_MODE>";
+    fe.pseudo = true;
+    r.frames.push_back({funcs_.intern_named(std::move(fe)), 0, 0});
   } else if (const reader::DynamicFunction* df = e.dynamic_at(pc, t)) {
     r = dynamic_function(*df, pc);
   } else if (const reader::LoadObject* lo = e.object_at(pc, t)) {

@@ -95,6 +95,10 @@ void read_log(Experiment& e) {
     } else if (n == "setting") {
       l.settings[ev->get("name")] = ev->fields;
       if (ev->get("name") == "clock") l.clock_interval_ns = uint64_t(ev->get_int("interval_ns").value_or(0));
+      if (ev->get("name") == "kernel") {
+        l.kernel = true;
+        l.kernel_threads = ev->get_int("threads").value_or(0) > 0;
+      }
     } else if (n == "start") {
       l.pid = ev->get_int("pid").value_or(-1);
       l.ppid = ev->get_int("ppid").value_or(-1);
@@ -105,6 +109,7 @@ void read_log(Experiment& e) {
       l.ncpus = ev->get_int("ncpus").value_or(0);
       l.pagesize = ev->get_int("pagesize").value_or(0);
       l.realtime_start_ns = ev->get_int("realtime_ns").value_or(0);
+      l.monotonic_start_ns = ev->get_int("monotonic_ns").value_or(0);
       if (auto ci = ev->get_int("clock_interval_ns")) l.clock_interval_ns = uint64_t(*ci);
     } else if (n == "target") {
       if (l.pid < 0) l.pid = ev->get_int("pid").value_or(-1);
@@ -117,6 +122,10 @@ void read_log(Experiment& e) {
       auto tid = uint32_t(ev->get_int("tid").value_or(0));
       l.threads[tid].tid = tid;
       l.threads[tid].end_ns = ev->tstamp_ns;
+    } else if (n == "task") {  // er_kernel: a sampled task's process and name
+      auto tid = uint32_t(ev->get_int("tid").value_or(0));
+      l.task_pid[tid] = uint32_t(ev->get_int("pid").value_or(0));
+      l.task_comm[tid] = ev->get("comm");
     } else if (n == "file") {
       l.files[uint32_t(ev->get_int("id").value_or(0))] = ev->fields;
     } else if (n == "mpi_rank") {

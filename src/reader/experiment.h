@@ -74,6 +74,7 @@ struct RunLog {
   std::string exe, host, arch, os;
   int64_t ncpus = 0, pagesize = 0;
   int64_t realtime_start_ns = 0;
+  int64_t monotonic_start_ns = 0;  // CLOCK_MONOTONIC at the start: event times are relative to it
   uint64_t clock_interval_ns = 0;
   std::map<std::string, std::map<std::string, std::string>> settings;  // name -> fields
   std::vector<std::pair<uint64_t, std::string>> warnings;              // tstamp, text
@@ -101,6 +102,12 @@ struct RunLog {
   bool stopped_after_exec = false;  // -x
   // Recording switched off (pause) and on (resume), in time order: (tstamp, recording).
   std::vector<std::pair<uint64_t, bool>> recording_changes;
+  // Kernel experiments (er_kernel): the "kernel" setting, whether threads were chosen (-T),
+  // and the process id and command name of every task sampled ("task" events).
+  bool kernel = false;
+  bool kernel_threads = false;
+  std::map<uint32_t, uint32_t> task_pid;
+  std::map<uint32_t, std::string> task_comm;
 };
 
 struct ClockSample {

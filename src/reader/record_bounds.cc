@@ -89,6 +89,10 @@ RunBounds run_bounds(const RunLog& log) {
   }
   if (log.pid > 0 && log.pid <= int64_t(UINT32_MAX)) b.tids.insert(uint32_t(log.pid));
   for (const auto& [tid, t] : log.threads) b.tids.insert(tid);
+  if (log.kernel) {  // er_kernel: every task it sampled has a "task" line; 0 is the idle task
+    for (const auto& [tid, pid] : log.task_pid) b.tids.insert(tid);
+    b.tids.insert(0);
+  }
   return b;
 }
 
@@ -115,7 +119,9 @@ void validate_records(Experiment& e) {
       if (b.time_known && sum_ns(s) > b.end_ns) return ++d.too_long, false;
       return true;
     });
-    if (b.time_known) d.over_thread = cap_per_thread(e.clock, b.end_ns, sum_ns);
+    // A kernel experiment's idle task (tid 0) runs on every CPU at once.
+    uint64_t per_thread = e.log.kernel ? b.end_ns * uint64_t(std::max<int64_t>(1, e.log.ncpus)) : b.end_ns;
+    if (b.time_known) d.over_thread = cap_per_thread(e.clock, per_thread, sum_ns);
     d.report(e, format::DataKind::kProfile, b);
   }
   {

@@ -45,9 +45,9 @@ constexpr KnownMetric kKnown[] = {
     // Common hardware counters; others are named at run time.
     {"cycles", "CPU Cycles", Cycles, true},
     {"insts", "Instructions Executed", Count, true},
-    // Kernel profiling and OpenMP (proposals in the spec).
-    {"kcycles", "Kernel CPU Cycles", Cycles, false},
-    {"kthr", "Kernel Thread Time", Time, false},
+    // Kernel profiling (er_kernel) and OpenMP (proposals in the spec).
+    {"kcycles", "KCPU Cycles", Time, false},  // er_kernel (seed §9): clock-profile time
+    {"kthr", "Kthr Time", Time, false},
     {"ompwork", "OpenMP Work", Time, false},
     {"ompwait", "OpenMP Wait", Time, false},
     {"ompover", "OpenMP Overhead", Time, false},
