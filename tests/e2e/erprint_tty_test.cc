@@ -195,5 +195,23 @@ TEST_F(ErPrintTty, ControlCharactersAreEscaped) {
   EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
 }
 
+// The small tools print the same names: escaped too (er_export's raw dump, er_src's listings).
+TEST_F(ErPrintTty, SmallToolsEscapeControlCharacters) {
+  std::string evil = *base_ + "/evil\x1b]0;owned\x07\x1b[2J";
+  auto dump = run(bin("er_export") + " " + *base_ + "/t.er");
+  EXPECT_EQ(dump.status, 0) << dump.err;
+  EXPECT_NE(dump.out.find("evil\\x1b]0;owned\\x07\\x1b[2J"), std::string::npos) << dump.out.substr(0, 2000);
+  EXPECT_EQ(dump.out.find('\x1b'), std::string::npos);
+  auto listing = run(bin("er_src") + " -func '" + evil + "'");
+  EXPECT_EQ(listing.status, 0) << listing.err;
+  EXPECT_NE(listing.out.find("Functions of " + *base_ + "/evil\\x1b]0;owned\\x07\\x1b[2J"), std::string::npos)
+      << listing.out;
+  EXPECT_NE(listing.out.find("main"), std::string::npos) << listing.out;
+  EXPECT_EQ(listing.out.find('\x1b'), std::string::npos);
+  auto missing = run(bin("er_src") + " -func '" + evil + ".gone'");
+  EXPECT_NE(missing.status, 0);
+  EXPECT_EQ(missing.err.find('\x1b'), std::string::npos) << missing.err;
+}
+
 }  // namespace
 }  // namespace erkit::e2e

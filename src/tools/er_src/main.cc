@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/cli.h"
+#include "common/terminal_text.h"
 #include "common/version.h"
 #include "rcfile.h"
 #include "views/disasm_view.h"
@@ -35,7 +36,7 @@ constexpr const char* kUsage =
 const std::vector<std::string> kOptions = {"-func", "-source", "-src", "-disasm", "-c", "-scc", "-dcc", "-outfile", "-V"};
 
 int fail(const std::string& m) {
-  fmt::print(stderr, "er_src: {}\n", m);
+  fmt::print(stderr, "er_src: {}\n", erkit::common::printable(m));
   return 1;
 }
 
@@ -71,10 +72,11 @@ std::vector<symbols::FunctionInfo> named(views::ObjectCodeIndex& obj, const std:
 }
 
 int list_functions(views::ObjectCodeIndex& obj, FILE* out) {
-  fmt::print(out, "Functions of {}\n\n{:>18} {:>8}  {}\n", obj.path(), "Address", "Size", "Name");
+  // Names and paths come from the object: escaped like everything erkit prints (reliability.md).
+  fmt::print(out, "Functions of {}\n\n{:>18} {:>8}  {}\n", erkit::common::printable(obj.path()), "Address", "Size", "Name");
   for (const auto& f : obj.syms().functions()) {
     std::string src = f.source_file.empty() ? "" : fmt::format("  ({})", base_name(f.source_file));
-    fmt::print(out, "{:>#18x} {:>8}  {}{}\n", f.addr, f.size, f.name, src);
+    fmt::print(out, "{:>#18x} {:>8}  {}\n", f.addr, f.size, erkit::common::printable(f.name + src));
   }
   return 0;
 }
@@ -199,7 +201,7 @@ int main(int argc, char** argv) {
       for (const auto& file : files) {
         std::string one;
         if (!views::render_source(*obj, file, none, o, &one, &error)) {
-          fmt::print(stderr, "er_src: {}\n", error);
+          fmt::print(stderr, "er_src: {}\n", erkit::common::printable(error));
           status = 1;
           continue;
         }
@@ -218,7 +220,7 @@ int main(int argc, char** argv) {
       }
       text = views::render_disasm(*obj, listed, none, o);
     }
-    fmt::print(out, "{}", text);
+    fmt::print(out, "{}", erkit::common::printable(text));
   }
   if (out != stdout) std::fclose(out);
   return status;
