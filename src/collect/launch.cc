@@ -1,5 +1,7 @@
 #include "collect/launch.h"
 
+#include "collect/java_launch.h"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <limits.h>
@@ -210,6 +212,12 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error, i
     setenv("ERKIT_PID", std::to_string(getpid()).c_str(), 1);
     if (!o.follow_regex.empty()) setenv("ERKIT_FOLLOW_REGEX", o.follow_regex.c_str(), 1);
     std::vector<std::string> args = o.target;
+    if (!ctx.java_agent.empty()) {
+      // The JVMTI agent: on the launcher's command line, else through the JVM's environment.
+      auto jvm_options = split_jvm_options(o.java_args);
+      if (java_launcher(ctx.program_path)) args = java_command(o.target, ctx.java_agent, jvm_options);
+      else setenv("JAVA_TOOL_OPTIONS", java_tool_options(ctx.java_agent, jvm_options, getenv("JAVA_TOOL_OPTIONS")).c_str(), 1);
+    }
     std::string exe = ctx.program_path;
     if (!ctx.emulation.machine.empty()) {
       args = emulated_argv(ctx.emulation, preload, ctx.program_path, o.target);

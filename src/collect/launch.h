@@ -18,6 +18,7 @@ struct LaunchContext {
   std::string command_line;    // collect's own argv, for the log
   FILE* out = nullptr;         // collect's own output (-O), stdout when null
   Emulation emulation;         // a target of another machine runs under qemu-user
+  std::string java_agent;      // libcollector-java.so when the target is profiled as a JVM (-j)
 };
 
 // Runs the target and returns collect's exit status (the target's, or 128+signal). When the

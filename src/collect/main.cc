@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "collect/java_launch.h"
 #include "collect/launch.h"
 #include "collect/naming.h"
 #include "collect/options.h"
@@ -42,7 +43,6 @@ std::string early_output_file(const std::vector<std::string>& args) {
 // Data kinds whose collection is not implemented yet: refused before anything runs.
 std::string unavailable_kind(const Options& o) {
   if (!o.hwc_counters.empty()) return "hardware-counter profiling (-h)";
-  if (o.java != "off") return "Java profiling (-j)";
   return {};
 }
 
@@ -111,6 +111,10 @@ int main(int argc, char** argv) {
   if (elf.is_elf && !plan_emulation(elf.machine, &ctx.emulation, &error)) return fail(error);
   ctx.collector_lib = find_collector_library(o, &error, ctx.emulation.lib_subdir);
   if (ctx.collector_lib.empty()) return fail(error);
+  if (o.java == "on" || (o.java == "auto" && starts_jvm(ctx.program_path))) {
+    ctx.java_agent = find_java_agent(ctx.collector_lib, &error);
+    if (ctx.java_agent.empty()) return fail(error);
+  }
   if (o.mpi_trace) {
     ctx.mpi_lib = find_mpi_library(ctx.collector_lib, &error);
     if (ctx.mpi_lib.empty()) return fail(error);

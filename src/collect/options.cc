@@ -1,5 +1,7 @@
 #include "collect/options.h"
 
+#include "collect/java_launch.h"
+
 #include <fmt/format.h>
 #include <regex.h>
 
@@ -261,12 +263,13 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   if (o.help || o.version_only || o.print_readme) return ParseResult{o, {}};
   if (o.sample_signal && o.sample_signal == o.pause_signal)
     return fail(fmt::format("-l and -y must use different signals (both are {})", signal_name(o.sample_signal)));
-  if (!o.java_args.empty() && o.java == "off")
-    return fail("-J needs Java profiling (-j on)");
   // -h alone turns the default clock profiling off (seed-spec §3.1).
   if (hwc_given && !o.clock_explicit && !o.hwc_counters.empty()) o.clock_interval_ns = 0;
   for (; i < args.size(); ++i) o.target.push_back(args[i]);
   if (o.target.empty()) return fail("no target program given");
+  // -J: options for the JVM, which needs Java profiling: -j on, or a java target (docs/java.md).
+  if (!o.java_args.empty() && (o.java == "off" || (o.java == "auto" && !java_launcher(o.target[0]))))
+    return fail("-J needs Java profiling (-j on, or a 'java' target)");
   return ParseResult{o, {}};
 }
 

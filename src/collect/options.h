@@ -21,7 +21,7 @@ struct Options {
   int follow = 0;                         // -F: 0 off, 1 on, 2 all
   bool follow_explicit = false;           // -F given (-m on follows descendants by default)
   std::string follow_regex;               // -F =regex
-  std::string java = "off";               // -j
+  std::string java = "auto";              // -j: on, off, auto (on for a JVM target)
   std::string java_args;                  // -J
   int sample_signal = 0;                  // -l
   int pause_signal = 0;                   // -y

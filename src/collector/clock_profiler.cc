@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "collector/data_writer.h"
+#include "collector/java_bridge.h"
 #include "collector/microstates.h"
 #include "collector/runtime.h"
 #include "collector/signal_guard.h"
@@ -103,9 +104,11 @@ void record_sample(ThreadState* ts, void* uc) {
   uint64_t pcs[format::kMaxStackFrames + 1];
   unwind::UnwindStatus st{};
   unwind::StackBounds bounds{ts->stack_lo, ts->stack_hi};
-  int n = unwind::unwind_from_ucontext(uc, bounds, pcs, int(format::kMaxStackFrames), &st);
-  if (st.failed && !st.truncated && n < int(format::kMaxStackFrames)) pcs[n++] = format::kUnwindFailedPc;
-  uint64_t stack_id = stack_intern(ts, pcs, n, st.truncated);
+  int limit = java_machine_limit();
+  int n = unwind::unwind_from_ucontext(uc, bounds, pcs, limit, &st);
+  if (st.failed && !st.truncated && n < limit) pcs[n++] = format::kUnwindFailedPc;
+  bool truncated = java_finish_stack(ts, uc, pcs, &n, st.truncated);
+  uint64_t stack_id = stack_intern(ts, pcs, n, truncated);
   __atomic_store_n(&ts->last_stack_id, stack_id, __ATOMIC_RELAXED);
   uint64_t ns[format::kMsCount] = {};
   ns[format::kMsUser] = du;

@@ -73,6 +73,8 @@ struct ThreadState {
   uint32_t tid;
   bool is_main;
   bool is_helper;       // the collector's own sampler thread: never profiled
+  bool java_thread;     // a Java thread of a JVM (the Java agent said so: docs/java.md)
+  void* java_env;       // its JNIEnv (AsyncGetCallTrace finds the thread by it)
   bool adopted;         // claimed by the collector for a thread it did not see start
   bool has_timer;
   bool baseline_valid;  // last_* hold a real previous reading

@@ -117,6 +117,7 @@ bool Session::load(const std::string& path, std::string* error) {
                                    r.experiment->path, r.experiment->incomplete_records));
   std::vector<std::string> descendants = r.experiment->descendants;
   paths_.push_back(r.experiment->path);
+  apply_viewmode();
   profile_.add_experiment(std::move(*r.experiment));
   stats.load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (en_desc)

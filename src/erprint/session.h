@@ -58,6 +58,11 @@ class Session {
   void finish_loading();  // sets default metrics once every experiment is in
 
   model::Profile& profile() { return profile_; }
+  // Passes `viewmode` to the model (Java stacks differ by mode; docs/java.md).
+  void apply_viewmode() {
+    model::ViewMode m;
+    if (model::parse_view_mode(viewmode, &m)) profile_.set_view_mode(m);
+  }
   std::vector<metricspec::AvailableMetric> available() const;
   const std::vector<std::string>& experiment_paths() const { return paths_; }
 

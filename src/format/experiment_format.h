@@ -104,6 +104,24 @@ inline constexpr uint64_t kKernelStalledPc = 4;    // <STALLED>
 inline constexpr uint64_t kKernelUserModePc = 5;   // <USER_MODE>
 inline constexpr uint64_t kNoStackId = 0;
 
+// ---- Java stacks (collect -j on; docs/java.md) ---------------------------------------------
+// A stack of a JVM process recorded with Java profiling is its machine stack (leaf first), then
+// kJavaMarkerPc, then either the Java frames (leaf first) or one status word. A Java frame word
+// is the jmethodID in bits 0..47 and the bytecode index in bits 48..63 (kJavaNativeBci: a
+// native method). Status words are small numbers, never a jmethodID (a heap address).
+inline constexpr uint64_t kJavaMarkerPc = 6;
+inline constexpr uint64_t kJavaNotJavaThread = 7;  // a JVM thread that runs no Java (GC, compiler)
+// A Java thread whose Java stack could not be taken: kJavaNoStackBase + the negated
+// AsyncGetCallTrace status (0: no Java frame; 2: GC active; 9: deoptimising; ...).
+inline constexpr uint64_t kJavaNoStackBase = 16;
+inline constexpr uint64_t kJavaNoStackEnd = 64;
+inline constexpr uint64_t kJavaNativeBci = 0xfffd;
+inline constexpr uint32_t kJavaMaxFrames = 96;  // Java frames kept per stack (deeper: cut)
+inline constexpr uint64_t java_frame_word(uint64_t method_id, int32_t bci) {
+  return (method_id & 0xffffffffffffull) | (uint64_t(uint16_t(bci)) << 48);
+}
+inline constexpr const char* kJavaFile = "java";  // text: threads, classes, methods (JVMTI)
+
 struct StackRecord {
   uint32_t word;     // make_record_word(kRecStack, size)
   uint32_t nframes;  // number of pcs that follow

@@ -18,6 +18,14 @@ namespace {
 uint64_t event_count(const reader::Experiment& e) { return e.clock.size() + e.heap.size() + e.sync.size() + e.io.size(); }
 }  // namespace
 
+void Profile::set_view_mode(ViewMode m) {
+  if (m == resolver_->view_mode()) return;
+  resolver_->set_view_mode(m);
+  computed_ = edges_computed_ = false;
+  for (uint32_t x = 0; x < exps_.size(); ++x)
+    for_each_event(exps_[x], [&](const EventRecord& ev) { resolver_->resolve(x, exps_[x], ev.stack_id, ev.tstamp_ns); });
+}
+
 uint32_t Profile::add_experiment(reader::Experiment e) {
   exps_.push_back(std::move(e));
   computed_ = edges_computed_ = false;

@@ -68,6 +68,9 @@ class Profile {
   uint32_t add_experiment(reader::Experiment e);
   const std::vector<reader::Experiment>& experiments() const { return exps_; }
 
+  // Java/OpenMP view mode (seed-spec §6.9): every stack is resolved again. Invalidates results.
+  void set_view_mode(ViewMode m);
+
   // Events for which pred returns false are left out (null: keep all). Invalidates results.
   void set_event_filter(EventPredicate pred, bool needs_stack_funcs);
 

@@ -180,9 +180,16 @@ const ResolvedStack& StackResolver::resolve(uint32_t exp, const reader::Experime
     rs.frames.push_back({funcs_.unknown(), 0, 0});
   } else {
     const auto& pcs = sit->second;
-    for (size_t i = 0; i < pcs.size(); ++i) {
+    // A JVM's stack: machine frames, kJavaMarkerPc, Java frames (viewmode/java_stack.cc).
+    size_t nmachine = size_t(std::find(pcs.begin(), pcs.end(), format::kJavaMarkerPc) - pcs.begin());
+    for (size_t i = 0; i < nmachine; ++i) {
       const PcResult& pr = resolve_pc(exp, e, pcs[i], i == 0, tstamp_ns);
       rs.frames.insert(rs.frames.end(), pr.frames.begin(), pr.frames.end());
+    }
+    if (nmachine < pcs.size()) {
+      std::vector<FrameRef> machine = std::move(rs.frames);
+      rs.frames.clear();
+      java_stack(exp, e, std::move(machine), pcs.data() + nmachine + 1, pcs.size() - nmachine - 1, rs);
     }
     if (rs.frames.empty()) rs.frames.push_back({funcs_.unknown(), 0, 0});
   }
