@@ -62,7 +62,7 @@ class StackResolver {
   };
   const PcResult& resolve_pc(uint32_t exp, const reader::Experiment& e, uint64_t pc, bool leaf, uint64_t t);
   PcResult symbolise(const reader::LoadObject& lo, uint64_t pc, bool leaf);
-  PcResult dynamic_function(const reader::DynamicFunction& df, uint64_t pc);
+  PcResult dynamic_function(const reader::DynamicFunction& df, uint64_t pc, bool java);
   uint32_t intern_pc(ObjId obj, uint64_t vaddr, FuncId func);
   uint32_t intern_line(const std::string& file, uint32_t line);
   FuncId static_function(ObjId obj, const symbols::ObjectSymbols* syms, uint64_t vaddr);
@@ -72,6 +72,7 @@ class StackResolver {
   CodeKind code_kind(const FrameRef& f) const;
   FuncId java_pseudo(const char* name);
   const JavaInfo& java_info(uint32_t exp, const reader::Experiment& e);
+  bool java_experiment(uint32_t exp, const reader::Experiment& e) { return java_info(exp, e).present; }
   FrameRef java_frame(const JavaInfo& info, uint64_t word, bool compiled);
   void java_stack(uint32_t exp, const reader::Experiment& e, std::vector<FrameRef> machine, const uint64_t* words,
                   size_t n, ResolvedStack& rs);

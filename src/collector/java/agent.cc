@@ -117,6 +117,10 @@ void record_class(jvmtiEnv* jvmti, jclass klass) {
   deallocate(csig);
 }
 
+// AsyncGetCallTrace answers only while ClassLoad events are enabled (HotSpot's forte.cpp:
+// ticks_no_class_load otherwise): enabled, with nothing to do.
+void JNICALL on_class_load(jvmtiEnv*, JNIEnv*, jthread, jclass) {}
+
 void JNICALL on_class_prepare(jvmtiEnv* jvmti, JNIEnv*, jthread, jclass klass) { record_class(jvmti, klass); }
 
 void thread_begins(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
@@ -250,6 +254,7 @@ extern "C" __attribute__((visibility("default"))) jint JNICALL Agent_OnLoad(Java
   jvmtiEventCallbacks cb;
   memset(&cb, 0, sizeof cb);
   cb.VMInit = on_vm_init;
+  cb.ClassLoad = on_class_load;
   cb.ClassPrepare = on_class_prepare;
   cb.ThreadStart = on_thread_start;
   cb.ThreadEnd = on_thread_end;
@@ -257,7 +262,7 @@ extern "C" __attribute__((visibility("default"))) jint JNICALL Agent_OnLoad(Java
   cb.CompiledMethodUnload = on_compiled_unload;
   cb.DynamicCodeGenerated = on_dynamic_code;
   g_jvmti->SetEventCallbacks(&cb, sizeof cb);
-  static const jvmtiEvent kEvents[] = {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_CLASS_PREPARE, JVMTI_EVENT_THREAD_START,
+  static const jvmtiEvent kEvents[] = {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_CLASS_LOAD, JVMTI_EVENT_CLASS_PREPARE, JVMTI_EVENT_THREAD_START,
                                        JVMTI_EVENT_THREAD_END, JVMTI_EVENT_COMPILED_METHOD_LOAD,
                                        JVMTI_EVENT_COMPILED_METHOD_UNLOAD, JVMTI_EVENT_DYNAMIC_CODE_GENERATED};
   for (jvmtiEvent ev : kEvents) g_jvmti->SetEventNotificationMode(JVMTI_ENABLE, ev, nullptr);

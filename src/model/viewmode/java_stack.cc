@@ -49,9 +49,7 @@ const JavaInfo& StackResolver::java_info(uint32_t exp, const reader::Experiment&
   auto it = java_.find(exp);
   if (it != java_.end()) return it->second;
   JavaInfo info = load_java_info(e.path);
-  if (!info.present) problems_.push_back(fmt::format("{}: no Java method table (\"java\" file): Java methods "
-                                                     "are shown by their ids", e.path));
-  else if (info.bad_lines)
+  if (info.bad_lines)
     problems_.push_back(fmt::format("{}: {} unreadable lines in the Java method table", e.path, info.bad_lines));
   return java_.emplace(exp, std::move(info)).first->second;
 }
@@ -89,6 +87,7 @@ void StackResolver::java_stack(uint32_t exp, const reader::Experiment& e, std::v
     rs.frames = std::move(machine);
     return;
   }
+  // n == 0: a stack without a Java part, taken before the agent attached (the JVM starting).
   bool status = n == 1 && words[0] < format::kJavaNoStackEnd;
   if (n == 0 || (status && words[0] == format::kJavaNotJavaThread)) {
     if (mode_ == ViewMode::kExpert && !machine.empty()) rs.frames = std::move(machine);
