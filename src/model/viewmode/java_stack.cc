@@ -77,7 +77,9 @@ FrameRef StackResolver::java_frame(const JavaInfo& info, uint64_t word, bool com
   fe.addr = ait->second;
   fe.size = 1u << 16;
   FuncId f = funcs_.intern_named(std::move(fe));
-  uint64_t pc = ait->second + (bci == format::kJavaNativeBci ? 0 : bci);
+  // Offsets from the function's start are bytecode indices (the start may be a compiled
+  // instance's address when machine mode named the method first).
+  uint64_t pc = funcs_.at(f).addr + (bci == format::kJavaNativeBci ? 0 : bci);
   return FrameRef{f, intern_pc(obj, pc, f), source.empty() || !line ? 0u : intern_line(source, line)};
 }
 
