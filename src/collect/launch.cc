@@ -1,7 +1,5 @@
 #include "collect/launch.h"
 
-#include "collect/java_launch.h"
-
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <limits.h>
@@ -20,6 +18,7 @@
 #include <iterator>
 #include <vector>
 
+#include "collect/java_launch.h"
 #include "collect/experiment_log.h"
 #include "common/version.h"
 

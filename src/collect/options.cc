@@ -1,7 +1,5 @@
 #include "collect/options.h"
 
-#include "collect/java_launch.h"
-
 #include <fmt/format.h>
 #include <regex.h>
 
@@ -10,6 +8,7 @@
 #include <cstring>
 #include <map>
 
+#include "collect/java_launch.h"
 #include "common/cli.h"
 #include "common/regex_guard.h"
 
