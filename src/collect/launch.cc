@@ -18,8 +18,8 @@
 #include <iterator>
 #include <vector>
 
-#include "collect/java_launch.h"
 #include "collect/experiment_log.h"
+#include "collect/java_launch.h"
 #include "common/version.h"
 
 extern char** environ;
