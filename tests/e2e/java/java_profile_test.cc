@@ -49,6 +49,15 @@ TEST_F(JavaProfile, UserModeShowsMethodsByNameInTheirRatioWithRootedStacks) {
   double rooted = incl(r, "Ratio$Worker.run()") + incl(r, "Ratio.main(java.lang.String[])");
   EXPECT_GE(rooted, 0.95 * java_threads) << "no Java stack: " << excl(r, "<no Java callstack recorded>")
                                           << " ns of " << java_threads;
+  // Source view: the .java file with the lines of heavy()'s loop holding its time.
+  auto src = er_print("-viewmode user -metrics e.user -addpath " + std::string(ERKIT_SOURCE_DIR) +
+                      "/tests/programs/java -source 'Ratio.heavy(long)' r.er");
+  ASSERT_EQ(src.status, 0) << src.err;
+  double lines = 0;
+  for (const char* row : {" 18.     for (long i = 0; i < 2 * n; i++)", " 19.       x ^= x << 13;",
+                          " 20.       x ^= x >>> 7;", " 21.       x ^= x << 17;"})
+    lines += std::max(0.0, row_value(src.out, row));
+  EXPECT_NEAR(lines, heavy / 1e9, 0.0025) << src.out;  // four values rounded to 1 ms
   // Machine mode: the compiled methods by the agent's names, no Java pseudo-functions.
   auto m = rows("r.er", "machine", "user");
   EXPECT_EQ(m.count("<JVM-System>"), 0u);
