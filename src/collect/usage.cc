@@ -107,6 +107,9 @@ void print_dry_run(FILE* out, const Options& o, const LaunchContext& ctx, const 
   fmt::print(out, "  Archiving:         {}\n", o.archive);
   fmt::print(out, "  Data limit:        {}\n", o.size_limit_mb ? fmt::format("{} MB", o.size_limit_mb) : "unlimited");
   fmt::print(out, "  Collector library: {}\n", ctx.collector_lib);
+  if (!ctx.java_agent.empty())
+    fmt::print(out, "  Java profiling:    on, agent {}{}\n", ctx.java_agent,
+               o.java_args.empty() ? "" : fmt::format("; JVM options {}", o.java_args));
 }
 
 bool check_group(const std::string& group, const std::string& directory, std::string* error) {
