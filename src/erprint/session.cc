@@ -14,6 +14,7 @@
 #include "erprint/source_settings.h"
 #include "common/terminal_text.h"
 #include "model/experiment_set.h"
+#include "model/query.h"
 
 namespace erkit::erprint {
 
@@ -181,26 +182,7 @@ void Session::apply_event_filter() {
     std::string err;
     filter_->bind(FunctionNameTable(profile_.functions(), names), &err);
   }
-  bool everything = !filter_;
-  for (int t = 0; t < selection::kTargets && everything; ++t)
-    everything = selections_.to_string(selection::Target(t)) == "all";
-  if (everything) {
-    profile_.set_event_filter(nullptr, false);
-    return;
-  }
-  const filter::Expr* f = filter_ ? &*filter_ : nullptr;
-  const selection::SelectionState* sel = &selections_;
-  profile_.set_event_filter(
-      [f, sel](const filter::EventView& v) {
-        using selection::Target;
-        if (!sel->experiment_selected(v.expid)) return false;
-        if (!sel->contains(Target::Samples, v.expid, v.sample)) return false;
-        if (!sel->contains(Target::Threads, v.expid, int64_t(v.thrid))) return false;
-        if (!sel->contains(Target::Lwps, v.expid, int64_t(v.lwpid))) return false;
-        if (!sel->contains(Target::Cpus, v.expid, v.cpuid)) return false;
-        return !f || f->matches(v);
-      },
-      filter_ != std::nullopt);
+  model::set_event_selection(profile_, &selections_, filter_ ? &*filter_ : nullptr);
 }
 
 void Session::emit(Report r) {
