@@ -1,4 +1,4 @@
-// Test support (header-only, used by the erprint_test files): synthetic experiments richer
+// Test support (header-only, for the er_print session tests in src/erprint/*_test.cc): synthetic experiments richer
 // than tests/support/folded_experiment.h — several threads, CPUs, microstates and overview
 // samples — and a Session runner that captures a command's output.
 #pragma once
