@@ -1,6 +1,6 @@
-// Test support (header-only, for the er_print session tests in src/erprint/*_test.cc): synthetic experiments richer
-// than tests/support/folded_experiment.h — several threads, CPUs, microstates and overview
-// samples — and a Session runner that captures a command's output.
+// Test support (header-only, for the er_print session tests in src/erprint/*_test.cc):
+// synthetic experiments richer than folded_experiment.h — several threads, CPUs, microstates,
+// overview samples, heap, I/O and sync events — and a Session runner that captures output.
 #pragma once
 #include <fmt/format.h>
 #include <gtest/gtest.h>
