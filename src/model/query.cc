@@ -63,6 +63,10 @@ class PlainNames : public filter::FunctionNames {
 
 }  // namespace
 
+QueryEngine::~QueryEngine() {
+  if (sel_ || filter_) p_.set_event_filter(nullptr, false);
+}
+
 QueryResult QueryEngine::run(const QueryRequest& r) {
   QueryResult out;
   const uint32_t n = uint32_t(p_.experiments().size());

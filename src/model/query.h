@@ -75,10 +75,14 @@ struct QueryResult {
 };
 
 // Runs requests against one Profile. The profile keeps the last request's selection, filter
-// and expansion (reports rendered from it afterwards agree with the rows).
+// and expansion (reports rendered from it afterwards agree with the rows) while the engine
+// lives; destroying the engine clears the profile's event filter (it points into the engine).
 class QueryEngine {
  public:
   explicit QueryEngine(Profile& p) : p_(p) {}
+  ~QueryEngine();
+  QueryEngine(const QueryEngine&) = delete;
+  QueryEngine& operator=(const QueryEngine&) = delete;
   QueryResult run(const QueryRequest& r);
 
  private:
