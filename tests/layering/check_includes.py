@@ -21,7 +21,7 @@ RULES = {
     "disasm": {"symbols"},
     "exptools": {"common", "format"},
     "reader": {"common", "format"},
-    "collect": {"common", "format", "reader"},
+    "collect": {"common", "format", "reader", "exptools"},
     "kernel": {"common", "format", "symbols"},
     # The model: the only reader of experiments for the analysis side.
     "model": {"common", "format", "reader", "symbols", "exptools"},
