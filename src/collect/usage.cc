@@ -33,7 +33,7 @@ void print_usage(FILE* out) {
              "  -S on|off|<seconds>                  periodic samples (default 1 s)\n"
              "Experiment control:\n"
              "  -F off|on|all|=<regex>               follow descendant processes\n"
-             "  -j on|off|<path>, -J <java-args>     Java profiling\n"
+             "  -j on|off, -J <java-args>            Java profiling (on for a java target)\n"
              "  -l <signal>                          record a sample when the signal arrives\n"
              "  -y <signal>[,r]                      pause/resume recording with the signal\n"
              "  -x                                   stop the target after exec (debugger attach)\n"
