@@ -11,6 +11,7 @@
 
 #include "collector/data_writer.h"
 #include "collector/microstates.h"
+#include "collector/perf_clock.h"
 #include "collector/runtime.h"
 #include "collector/signal_guard.h"
 #include "collector/stack_store.h"
@@ -61,6 +62,13 @@ bool start_timer(ThreadState* ts, clockid_t clock) {
     return false;
   }
   return true;
+}
+
+// The thread's sampling source: a perf task-clock event (every interval of its CPU time), or a
+// POSIX CPU-time timer where perf events are unavailable.
+bool start_source(ThreadState* ts, clockid_t timer_clock) {
+  if (perf_clock_start(ts)) return true;
+  return start_timer(ts, timer_clock);
 }
 
 // The user and system time the thread used since its previous reading; advances the baseline.
@@ -123,10 +131,16 @@ void on_sigprof(int sig, siginfo_t* si, void* uc) {
   // A signal of a timer deleted meanwhile (thread ended, exit) is dropped.
   // Under qemu-user the signal carries the host kernel's timer id, not the id qemu gave the
   // program, so only the slot's state can tell (docs/platforms.md).
-  auto* ts = static_cast<ThreadState*>(si->si_value.sival_ptr);
-  if (!__atomic_load_n(&ts->in_use, __ATOMIC_ACQUIRE) || !ts->has_timer ||
-      (ts->timer != reinterpret_cast<timer_t>(intptr_t(si->si_timerid)) && !g_rt.config.emulated))
-    return;
+  ThreadState* ts;
+  if (si->si_code == SI_TIMER) {
+    ts = static_cast<ThreadState*>(si->si_value.sival_ptr);
+    if (!__atomic_load_n(&ts->in_use, __ATOMIC_ACQUIRE) || !ts->has_timer ||
+        (ts->timer != reinterpret_cast<timer_t>(intptr_t(si->si_timerid)) && !g_rt.config.emulated))
+      return;
+  } else {
+    ts = perf_clock_slot_of(si);  // F_OWNER_TID: delivered to the thread the event samples
+    if (!ts) return;
+  }
   int saved_errno = errno;
   uint64_t entered = monotonic_ns();
   record_sample(ts, uc);
@@ -153,8 +167,8 @@ void resume_slot(ThreadState* ts, void* arg) {
   if (ts->tid == ctx->self || ts->is_helper) return;
   if (!ts->clock_started) {
     if (microstates_adopt_slot(ts, cpu_time_of(ts->tid))) ctx->adopted++;
-  } else if (!ts->has_timer && !ts->cpu_by_sampler) {
-    if (!start_timer(ts, thread_cpu_clock(pid_t(ts->tid)))) return;
+  } else if (!ts->has_timer && !ts->has_perf && !ts->cpu_by_sampler) {
+    if (!start_source(ts, thread_cpu_clock(pid_t(ts->tid)))) return;
     ms_lock(ts);
     microstates_baseline(ts, Baseline::kNow, 0);
     ms_unlock(ts);
@@ -185,18 +199,25 @@ void write_clock_record(ThreadState* writer, const ThreadState* subject, uint64_
 bool clock_owns_signal(const siginfo_t* si) {
   // Every timer of the collector carries a pointer into the thread pool; the program cannot
   // know those addresses. A signal of a timer deleted meanwhile is still the collector's.
-  return si && si->si_code == SI_TIMER && is_pool_slot(si->si_value.sival_ptr);
+  // A perf event's signal carries the descriptor number it was set up at (perf_clock.h).
+  return si && ((si->si_code == SI_TIMER && is_pool_slot(si->si_value.sival_ptr)) || perf_clock_owns_signal(si));
 }
 
 bool clock_init() {
   if (g_rt.config.clock_interval_ns == 0) return true;
   if (!install_collector_handler(SIGPROF, on_sigprof)) return false;
   g_enabled = true;
+  perf_clock_init();
   ThreadState* ts = current_thread();
   if (ts) {
     ts->is_main = uint32_t(g_rt.main_tid) == ts->tid;
     clock_thread_start(ts);
     microstates_thread_start(ts, 0);
+  }
+  {
+    TextLine line;
+    line.event(now_ns(), "setting").kv("name", "clock_source")
+        .kv("source", ts && ts->has_perf ? "perf_task_clock" : "posix_timer").write_to(g_rt.log_fd);
   }
   // Threads created before the collector initialised (other libraries' constructors) are
   // adopted; their CPU time before this point is not the experiment's.
@@ -216,7 +237,7 @@ void clock_thread_start(ThreadState* ts) {
   if (!g_enabled || !ts) return;
   ts->clock_started = true;
   if (thread_times(&ts->last_user_ns, &ts->last_system_ns)) ts->baseline_valid = true;
-  if (!start_timer(ts, CLOCK_THREAD_CPUTIME_ID))
+  if (!start_source(ts, CLOCK_THREAD_CPUTIME_ID))
     log_warning("clock_timer", "could not start the clock-profiling timer of a thread");
 }
 
@@ -228,7 +249,7 @@ bool clock_adopt(ThreadState* ts, uint64_t cpu_before_ns) {
   ts->last_system_ns = 0;
   ts->split_unknown = cpu_before_ns != 0;
   ts->baseline_valid = true;
-  if (!start_timer(ts, thread_cpu_clock(pid_t(ts->tid)))) {
+  if (!start_source(ts, thread_cpu_clock(pid_t(ts->tid)))) {
     log_warning("clock_timer", "could not start the clock-profiling timer of an adopted thread");
     return false;
   }
@@ -241,10 +262,7 @@ bool clock_adopt(ThreadState* ts, uint64_t cpu_before_ns) {
 }
 
 void clock_retire_adopted(ThreadState* writer, ThreadState* ts, uint64_t final_exec_ns) {
-  if (ts->has_timer) {
-    ts->has_timer = false;
-    timer_delete(ts->timer);
-  }
+  clock_thread_end(ts);
   uint64_t last = ts->last_user_ns + ts->last_system_ns;
   if (g_enabled && ts->last_stack_id && final_exec_ns > last && !ts->split_unknown) {
     uint64_t d = final_exec_ns - last;
@@ -261,6 +279,7 @@ void clock_retire_adopted(ThreadState* writer, ThreadState* ts, uint64_t final_e
 }
 
 void clock_thread_end(ThreadState* ts) {
+  perf_clock_stop(ts);
   if (ts && ts->has_timer) {
     ts->has_timer = false;
     timer_delete(ts->timer);

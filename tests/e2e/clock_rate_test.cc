@@ -1,0 +1,117 @@
+// End-to-end tests of the clock-profiling rate (issue 16, item 2): per-thread perf task-clock
+// events deliver one sample per requested interval of a thread's CPU time (POSIX CPU-time
+// timers deliver one per scheduler tick at most: a quarter of -p hi's samples at HZ=250), and
+// where perf events are unavailable the collector falls back to the timers with a warning.
+// Truth: each thread's CPU time from the kernel, written by the program (clock_truth.h).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "e2e_util.h"
+#include "reader/experiment.h"
+
+namespace erkit::e2e {
+namespace {
+
+struct Counted {
+  std::map<long, double> cpu_s;  // per tid, from the truth file
+  std::map<long, std::string> name;
+};
+
+Counted read_cpu_truth(const std::string& path) {
+  Counted c;
+  std::ifstream in(path);
+  std::string kind;
+  while (in >> kind) {
+    if (kind == "thread") {
+      std::string name;
+      long tid;
+      double u, s, cpu, d, l;
+      in >> name >> tid >> u >> s >> cpu >> d >> l;
+      c.cpu_s[tid] = cpu / 1e9;
+      c.name[tid] = name;
+    } else {
+      std::string rest;
+      std::getline(in, rest);
+    }
+  }
+  return c;
+}
+
+class ClockRate : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = make_workdir("clockrate"); }
+  void TearDown() override {
+    if (!HasFailure()) std::filesystem::remove_all(dir_);
+  }
+  // Collects clock_cpu_contention (4 CPU-bound threads on 2 CPUs) at -p hi, with `prefix`
+  // before collect (a launcher). Returns the opened experiment.
+  reader::OpenResult collect_contention(const std::string& prefix) {
+    auto c = run("cd " + dir_ + " && " + prefix + bin("collect") + " -o t.er -p hi " +
+                 program("clock_cpu_contention") + " t.txt");
+    EXPECT_EQ(c.status, 0) << c.err << c.out;
+    return reader::open_experiment(dir_ + "/t.er");
+  }
+  // Per contend_N thread: CPU samples recorded, and CPU time in the kernel's accounting.
+  void count(const reader::Experiment& e, double* samples, double* cpu_s) {
+    Counted truth = read_cpu_truth(dir_ + "/t.txt");
+    *samples = 0;
+    *cpu_s = 0;
+    for (const auto& [tid, cpu] : truth.cpu_s) {
+      if (truth.name[tid].rfind("contend_", 0) != 0) continue;
+      *cpu_s += cpu;
+      for (const auto& s : e.clock)
+        if (s.tid == uint32_t(tid) && !(s.flags & format::kClockFlagBlockedSample) &&
+            s.ns[format::kMsUser] + s.ns[format::kMsSystem] > 0)
+          *samples += 1;
+    }
+  }
+  std::string dir_;
+};
+
+TEST_F(ClockRate, HighRateRecordsOneSamplePerIntervalOfCpu) {
+  auto r = collect_contention("");
+  ASSERT_TRUE(r.experiment);
+  const auto& log = r.experiment->log;
+  ASSERT_GT(log.clock_interval_ns, 0u);
+  ASSERT_TRUE(log.settings.count("clock_source"));
+  EXPECT_EQ(log.settings.at("clock_source").at("source"), "perf_task_clock")
+      << "perf events unavailable here? (perf_event_paranoid, seccomp)";
+  double samples, cpu_s;
+  count(*r.experiment, &samples, &cpu_s);
+  double asked = cpu_s / (double(log.clock_interval_ns) / 1e9);
+  ASSERT_GT(asked, 500) << "the program burnt less CPU than it should";
+  // Fidelity: samples recorded per sample asked for. Each thread also gets one tail record at
+  // its end (counted above, +4); a sample is lost only when its signal finds the previous one
+  // still pending or lands in kernel mode. Margin: 2 standard deviations of a count of `asked`.
+  double fidelity = samples / asked;
+  EXPECT_GE(fidelity, 0.95 - 2 / std::sqrt(asked)) << samples << " samples for " << cpu_s << " s of CPU";
+  EXPECT_LE(fidelity, 1.0 + (4 + 2 * std::sqrt(asked)) / asked) << samples << " samples for " << cpu_s << " s";
+  for (const auto& w : log.warnings) EXPECT_EQ(w.second.find("perf"), std::string::npos) << w.second;
+}
+
+TEST_F(ClockRate, WithoutPerfEventsTimersTakeOverWithAWarning) {
+  auto r = collect_contention(program("deny_perf_events") + " ");
+  ASSERT_TRUE(r.experiment);
+  const auto& log = r.experiment->log;
+  ASSERT_TRUE(log.settings.count("clock_source"));
+  EXPECT_EQ(log.settings.at("clock_source").at("source"), "posix_timer");
+  bool warned = false;
+  for (const auto& w : log.warnings) warned |= w.second.find("perf_event_open") != std::string::npos;
+  EXPECT_TRUE(warned) << "no clock_perf warning in the log";
+  // The profile is still complete: samples are weighted by the CPU time they stand for.
+  Counted truth = read_cpu_truth(dir_ + "/t.txt");
+  for (const auto& [tid, cpu] : truth.cpu_s) {
+    if (truth.name[tid].rfind("contend_", 0) != 0) continue;
+    double recorded = 0;
+    for (const auto& s : r.experiment->clock)
+      if (s.tid == uint32_t(tid)) recorded += double(s.ns[format::kMsUser] + s.ns[format::kMsSystem]) / 1e9;
+    EXPECT_NEAR(recorded / cpu, 1.0, 0.03) << truth.name[tid];
+  }
+}
+
+}  // namespace
+}  // namespace erkit::e2e
