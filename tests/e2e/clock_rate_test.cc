@@ -113,5 +113,13 @@ TEST_F(ClockRate, WithoutPerfEventsTimersTakeOverWithAWarning) {
   }
 }
 
+TEST_F(ClockRate, CollectWithoutArgumentsSaysWhichClockSourceItWouldUse) {
+  auto with = run(bin("collect"));
+  EXPECT_NE((with.out + with.err).find("sampled by a perf task-clock event"), std::string::npos) << with.out;
+  auto without = run(program("deny_perf_events") + " " + bin("collect"));
+  std::string text = without.out + without.err;
+  EXPECT_NE(text.find("perf events are not available here"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace erkit::e2e
