@@ -31,12 +31,37 @@ uint64_t tv_ns(const timeval& tv) {
   return uint64_t(tv.tv_sec) * 1000000000ull + uint64_t(tv.tv_usec) * 1000ull;
 }
 
-// The calling thread's CPU time so far, split as the kernel splits it.
-bool thread_times(uint64_t* user_ns, uint64_t* system_ns) {
+// The calling thread's CPU time so far: the total from its CPU clock, exact to the nanosecond
+// (the kernel brings the running thread's runtime up to date for it), split between user and
+// system time as the kernel splits it (getrusage's system part). getrusage alone is not enough:
+// for a thread that runs without being scheduled out, its figures advance only at scheduler
+// ticks (4 ms at HZ=250), so three of four 1 ms samples would see no CPU time at all. The split
+// never makes either part go backwards against the previous reading (`ts`, when it has one):
+// a jump of getrusage's system time larger than the CPU used since is deferred.
+bool thread_times(const ThreadState* ts, uint64_t* user_ns, uint64_t* system_ns) {
   rusage ru;
   if (syscall(SYS_getrusage, RUSAGE_THREAD, &ru) != 0) return false;  // raw: leaves errno alone
-  *user_ns = tv_ns(ru.ru_utime);
-  *system_ns = tv_ns(ru.ru_stime);
+  uint64_t ur = tv_ns(ru.ru_utime), sr = tv_ns(ru.ru_stime);
+  timespec tp;
+  if (syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, &tp) != 0) {
+    *user_ns = ur;
+    *system_ns = sr;
+    return true;
+  }
+  uint64_t t = uint64_t(tp.tv_sec) * 1000000000ull + uint64_t(tp.tv_nsec);
+  if (t < ur + sr) t = ur + sr;
+  uint64_t s = sr, u = t - sr;
+  if (ts && ts->baseline_valid && !ts->split_unknown) {
+    if (u < ts->last_user_ns) {
+      u = ts->last_user_ns;
+      s = t > u ? t - u : 0;
+    } else if (s < ts->last_system_ns) {
+      s = ts->last_system_ns;
+      u = t > s ? t - s : 0;
+    }
+  }
+  *user_ns = u;
+  *system_ns = s;
   return true;
 }
 
@@ -90,7 +115,7 @@ void take_delta(ThreadState* ts, uint64_t user_ns, uint64_t system_ns, uint64_t*
 
 void record_sample(ThreadState* ts, void* uc) {
   uint64_t user_ns = 0, system_ns = 0;
-  if (!thread_times(&user_ns, &system_ns)) return;
+  if (!thread_times(ts, &user_ns, &system_ns)) return;
   uint64_t du, ds;
   // The thread is running the collector's own code (its start, its exit flush): that stack is
   // not the program's. The time stays in the baseline and goes with the next sample, or with
@@ -236,7 +261,7 @@ bool clock_init() {
 void clock_thread_start(ThreadState* ts) {
   if (!g_enabled || !ts) return;
   ts->clock_started = true;
-  if (thread_times(&ts->last_user_ns, &ts->last_system_ns)) ts->baseline_valid = true;
+  if (thread_times(nullptr, &ts->last_user_ns, &ts->last_system_ns)) ts->baseline_valid = true;
   if (!start_source(ts, CLOCK_THREAD_CPUTIME_ID))
     log_warning("clock_timer", "could not start the clock-profiling timer of a thread");
 }
@@ -290,7 +315,7 @@ void clock_flush_tail(ThreadState* ts) {
   if (!g_enabled || !ts || !ts->baseline_valid || !ts->last_stack_id) return;
   if (ts != current_thread_if_any()) return;  // RUSAGE_THREAD reads the calling thread only
   uint64_t u = 0, s = 0;
-  if (!thread_times(&u, &s)) return;
+  if (!thread_times(ts, &u, &s)) return;
   uint64_t ns[format::kMsCount] = {};
   take_delta(ts, u, s, &ns[format::kMsUser], &ns[format::kMsSystem]);
   if (ns[format::kMsUser] + ns[format::kMsSystem] && __atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED))

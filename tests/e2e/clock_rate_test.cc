@@ -93,6 +93,30 @@ TEST_F(ClockRate, HighRateRecordsOneSamplePerIntervalOfCpu) {
   for (const auto& w : log.warnings) EXPECT_EQ(w.second.find("perf"), std::string::npos) << w.second;
 }
 
+// A single thread that is never scheduled out: getrusage's figures advance only at scheduler
+// ticks for it, so a sample must take its CPU time from the thread's CPU clock or three of four
+// 1 ms samples would carry no time and be dropped.
+TEST_F(ClockRate, HighRateOnASingleUninterruptedThread) {
+  auto c = run("cd " + dir_ + " && " + bin("collect") + " -o w.er -p hi " + program("work_ratio") +
+               " 200000000 w.txt");
+  ASSERT_EQ(c.status, 0) << c.err << c.out;
+  auto r = reader::open_experiment(dir_ + "/w.er");
+  ASSERT_TRUE(r.experiment);
+  auto t = read_seconds_by_name(dir_ + "/w.txt");
+  ASSERT_TRUE(t.count("one") && t.count("two"));
+  double samples = 0, recorded_s = 0;
+  for (const auto& s : r.experiment->clock) {
+    uint64_t ns = s.ns[format::kMsUser] + s.ns[format::kMsSystem];
+    if (ns && !(s.flags & format::kClockFlagBlockedSample)) samples += 1;
+    recorded_s += double(ns) / 1e9;
+  }
+  // one() and two() are most of the program's CPU; the samples also cover its start and end.
+  double asked = (t["one"] + t["two"]) / (double(r.experiment->log.clock_interval_ns) / 1e9);
+  ASSERT_GT(asked, 200) << "the program burnt less CPU than it should";
+  EXPECT_GE(samples / asked, 0.95 - 2 / std::sqrt(asked)) << samples << " samples, " << asked << " asked";
+  EXPECT_GE(recorded_s, t["one"] + t["two"]);
+}
+
 TEST_F(ClockRate, WithoutPerfEventsTimersTakeOverWithAWarning) {
   auto r = collect_contention(program("deny_perf_events") + " ");
   ASSERT_TRUE(r.experiment);
