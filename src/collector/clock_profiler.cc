@@ -92,6 +92,7 @@ bool start_timer(ThreadState* ts, clockid_t clock) {
 // The thread's sampling source: a perf task-clock event (every interval of its CPU time), or a
 // POSIX CPU-time timer where perf events are unavailable.
 bool start_source(ThreadState* ts, clockid_t timer_clock) {
+  __atomic_store_n(&ts->perf_ending, 0, __ATOMIC_RELEASE);
   if (perf_clock_start(ts)) return true;
   return start_timer(ts, timer_clock);
 }
@@ -301,6 +302,12 @@ void clock_retire_adopted(ThreadState* writer, ThreadState* ts, uint64_t final_e
     TextLine line;
     line.event(now_ns(), "thread_end").kv_dec("tid", ts->tid).kv("adopted", "1").write_to(g_rt.log_fd);
   }
+}
+
+void clock_check_source(ThreadState* ts) {
+  if (!g_enabled || perf_clock_check(ts) || ts->has_timer) return;
+  if (!start_timer(ts, thread_cpu_clock(pid_t(ts->tid))))
+    log_warning("clock_timer", "a thread lost its perf event and no timer could replace it");
 }
 
 void clock_thread_end(ThreadState* ts) {

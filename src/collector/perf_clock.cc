@@ -5,6 +5,7 @@
 #include <linux/perf_event.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -25,6 +26,15 @@ constexpr int kTableSize = kOwnedFdBase + kOwnedFdSpan;
 ThreadState* g_by_fd[kTableSize];  // atomic
 int g_state = 0;                   // 0: not decided, 1: perf events, 2: POSIX timers
 int g_warned = 0;                  // atomic
+uint64_t g_dev = 0, g_ino = 0;     // identity of perf event descriptors (one anonymous inode)
+
+bool identity(int fd, uint64_t* dev, uint64_t* ino) {
+  struct stat st;
+  if (syscall(SYS_fstat, fd, &st) != 0) return false;
+  *dev = uint64_t(st.st_dev);
+  *ino = uint64_t(st.st_ino);
+  return true;
+}
 
 long sys_fcntl(int fd, int cmd, long arg) { return syscall(SYS_fcntl, fd, cmd, arg); }
 
@@ -65,6 +75,7 @@ bool perf_clock_start(ThreadState* ts) {
     return false;
   }
   int fd = int(r);
+  if (!g_ino) identity(fd, &g_dev, &g_ino);
   fd = fd_own(fd, &ts->perf_fd);
   if (!fd_owned(fd) || fd >= kTableSize) {
     syscall(SYS_close, fd);
@@ -98,10 +109,27 @@ bool perf_clock_start(ThreadState* ts) {
 }
 
 void perf_clock_stop(ThreadState* ts) {
-  if (!ts || !__atomic_load_n(&ts->has_perf, __ATOMIC_ACQUIRE)) return;
+  if (!ts) return;
+  __atomic_store_n(&ts->perf_ending, 1, __ATOMIC_RELEASE);
+  // Whoever clears has_perf owns the descriptor: this thread, or the sampler (perf_clock_check).
+  if (!__atomic_exchange_n(&ts->has_perf, false, __ATOMIC_ACQ_REL)) return;
   syscall(SYS_ioctl, ts->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
-  __atomic_store_n(&ts->has_perf, false, __ATOMIC_RELEASE);
   fd_release(ts->perf_fd);
+}
+
+bool perf_clock_check(ThreadState* ts) {
+  if (!__atomic_load_n(&ts->has_perf, __ATOMIC_ACQUIRE) || __atomic_load_n(&ts->perf_ending, __ATOMIC_ACQUIRE))
+    return true;
+  uint64_t dev, ino;
+  if (identity(ts->perf_fd, &dev, &ino) && dev == g_dev && ino == g_ino) return true;
+  bool expected = true;
+  if (!__atomic_compare_exchange_n(&ts->has_perf, &expected, false, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+    return true;  // stopped meanwhile by its thread
+  fd_forget(ts->perf_fd);  // the number is not the collector's any more
+  if (__atomic_load_n(&ts->perf_ending, __ATOMIC_ACQUIRE)) return true;
+  if (!perf_clock_start(ts)) return false;
+  if (__atomic_load_n(&ts->perf_ending, __ATOMIC_ACQUIRE)) perf_clock_stop(ts);  // ended meanwhile
+  return true;
 }
 
 bool perf_clock_owns_signal(const siginfo_t* si) {

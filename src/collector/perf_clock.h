@@ -34,6 +34,11 @@ bool perf_clock_owns_signal(const siginfo_t* si);
 // The live slot a perf-event SIGPROF is for, or nullptr (event stopped meanwhile).
 // Async-signal-safe.
 ThreadState* perf_clock_slot_of(const siginfo_t* si);
+// Called by the microstate sampler thread at each look: whether the thread's event descriptor
+// still names its event. A program that closed every descriptor with a raw close_range() took
+// it away (the event is gone with it); a new event is opened for the thread then. Returns false
+// when the thread has lost its event and none could be opened (the caller starts a timer).
+bool perf_clock_check(ThreadState* ts);
 // In a forked child: the inherited descriptors name the parent's events; they are closed
 // without touching the events. Not signal-safe.
 void perf_clock_forget_after_fork();
