@@ -145,5 +145,22 @@ TEST_F(ClockRate, CollectWithoutArgumentsSaysWhichClockSourceItWouldUse) {
   EXPECT_NE(text.find("perf events are not available here"), std::string::npos) << text;
 }
 
+// The collector's threads as the program sees them in /proc/self/task. Clock profiling, the
+// microstates and the periodic samples share one sampler thread (the periodic samples had a
+// second one). Issue 16's target, no thread at all, needs the sampler outside the process
+// (docs/clock-profiling.md, Limits).
+TEST_F(ClockRate, OneCollectorThreadForClockProfilingAndPeriodicSamples) {
+  auto plain = run("cd " + dir_ + " && " + program("task_count") + " plain.txt");
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  auto c = run("cd " + dir_ + " && " + bin("collect") + " -p on -S 1 " + program("task_count") + " under.txt");
+  ASSERT_EQ(c.status, 0) << c.err << c.out;
+  std::ifstream a(dir_ + "/plain.txt"), b(dir_ + "/under.txt");
+  int n_plain = 0, n_under = 0;
+  a >> n_plain;
+  b >> n_under;
+  EXPECT_EQ(n_plain, 1);
+  EXPECT_EQ(n_under, n_plain + 1);
+}
+
 }  // namespace
 }  // namespace erkit::e2e
