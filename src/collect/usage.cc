@@ -70,14 +70,14 @@ void print_usage(FILE* out) {
              "  the thread's measured CPU time (thread CPU clock resolution {} ns).\n\n",
              0.001, res.tv_nsec);
   bool perf = perf_task_clock_available();
-  fmt::print(out, "{}", perf ? "  Each thread is sampled by a perf task-clock event: one sample per interval of its CPU\n"
-                         "  time (perf events are available here).\n"
+  fmt::print(out, "{}", perf ? "  perf events are available here: ERKIT_CLOCK_SOURCE=perf samples each thread with a perf\n"
+                         "  task-clock event instead, one sample per interval of its CPU time.\n"
                        : "  perf events are not available here (perf_event_paranoid 3, seccomp, container):\n"
                          "  clock profiling uses POSIX CPU-time timers.\n");
   if (uint64_t tick = measure_cpu_timer_granularity_ns())  // clock_tick.h (clock profiling)
     fmt::print(out, "  {}CPU-time timers expire every {:.3f} ms of CPU here (measured):\n"
                     "  shorter intervals give one sample per {:.3f} ms, weighted by the CPU time it stands for.\n\n",
-               perf ? "Without perf events, " : "", double(tick) / 1e6, double(tick) / 1e6);
+               "", double(tick) / 1e6, double(tick) / 1e6);
   fmt::print(out,
              "Hardware counters: none can be listed: this machine exposes no hardware performance\n"
              "  monitoring unit to perf_event_open.\n");

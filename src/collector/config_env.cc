@@ -22,8 +22,8 @@ bool copy_str(char* dst, size_t cap, const char* src) {
 
 // ERKIT_PARAMS is "key=value;key=value": p (clock ns), L (bytes), S (ms), H, i, s (us or -1),
 // F (0/1/2), l and y (signal numbers), yr (1: start recording with -y), x (1: stop after exec),
-// q (1: the program runs under qemu-user, docs/platforms.md), ct (1: POSIX CPU-time timers
-// instead of perf events for clock profiling, perf_clock.h).
+// q (1: the program runs under qemu-user, docs/platforms.md), cp (1: perf task-clock events
+// instead of POSIX CPU-time timers for clock profiling, perf_clock.h).
 void apply(Config* c, const char* key, size_t klen, const char* val) {
   auto is = [&](const char* k) { return strlen(k) == klen && strncmp(key, k, klen) == 0; };
   int64_t sign = 1;
@@ -45,7 +45,7 @@ void apply(Config* c, const char* key, size_t klen, const char* val) {
   else if (is("yr")) c->pause_signal_starts_recording = v != 0;
   else if (is("x")) c->stop_after_exec = v != 0;
   else if (is("q")) c->emulated = v != 0;
-  else if (is("ct")) c->clock_timer = v != 0;
+  else if (is("cp")) c->clock_perf = v != 0;
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ void give_up(const char* why, int err) {
 
 void perf_clock_init() {
   if (__atomic_load_n(&g_state, __ATOMIC_ACQUIRE)) return;
-  bool timer = g_rt.config.clock_timer || g_rt.config.emulated;
+  bool timer = !g_rt.config.clock_perf || g_rt.config.emulated;
   __atomic_store_n(&g_state, timer ? 2 : 1, __ATOMIC_RELEASE);
 }
 

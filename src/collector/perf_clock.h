@@ -17,8 +17,8 @@ namespace erkit::collector {
 
 struct ThreadState;
 
-// Decides once per process whether perf events are tried (not under qemu-user, not when
-// collect ran with ERKIT_CLOCK_SOURCE=timer: Config::clock_timer). Not signal-safe.
+// Decides once per process whether perf events are tried: when collect ran with
+// ERKIT_CLOCK_SOURCE=perf (Config::clock_perf), not under qemu-user. Not signal-safe.
 void perf_clock_init();
 // Whether perf events are being used for new threads.
 bool perf_clock_active();
