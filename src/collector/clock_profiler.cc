@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "collector/data_writer.h"
+#include "collector/hwc_profiler.h"
 #include "collector/microstates.h"
 #include "collector/runtime.h"
 #include "collector/signal_guard.h"
@@ -111,6 +112,7 @@ void record_sample(ThreadState* ts, void* uc) {
   ns[format::kMsUser] = du;
   ns[format::kMsSystem] = ds;
   write_clock_record(ts, ts, stack_id, ns, 0);
+  hwc_clock_sample(ts, uc, stack_id, du + ds);  // -p on,+ : the data address of this sample
 }
 
 void on_sigprof(int sig, siginfo_t* si, void* uc) {
