@@ -282,8 +282,8 @@ bool parse_hwc_spec(const std::string& spec, std::vector<HwcCounter>* out, std::
       *error = fmt::format("counter '{}' does not accept the attributes '{}'", c.name, pfm_attrs);
       return false;
     }
-    if (c.dataspace && c.memory.empty() && !c.precise_addr)
-      ; // allowed: the analysis decodes the instruction at the PC (docs/dataspace.md)
+    // '+' on a counter that is not memory-related is allowed: the analysis decodes the
+    // instruction at the PC (docs/dataspace.md).
     if (c.dataspace && !c.software && c.precise_ip == 0 && !c.memory.empty()) {
       c.precise_ip = 2;  // PEBS/IBS/SPE give the address of the sampled access
       c.precise_addr = true;

@@ -29,7 +29,8 @@ int main(void) {
   touch_heads(g_recs, NRECS);
   touch_mids(g_recs, NMID);
   long s = 0;
-  for (int i = 0; i < NRECS; ++i) s += g_recs[i].head + g_recs[i].mid;
+  for (int i = 0; i < NRECS; ++i) s += g_recs[i].head;
+  for (int i = 0; i < NMID; ++i) s += g_recs[i].mid; /* only pages already touched */
   printf("heads=%d mids=%d sum=%ld base=%p\n", NRECS, NMID, s, (void*)g_recs);
   return 0;
 }
