@@ -16,6 +16,7 @@
 #include "collector/collector_cost.h"
 #include "collector/data_writer.h"
 #include "collector/fd_owned.h"
+#include "collector/hwc_ring.h"
 #include "collector/runtime.h"
 #include "collector/signal_guard.h"
 #include "collector/stack_store.h"
@@ -286,47 +287,31 @@ void write_record(ThreadState* ts, uint32_t counter, uint32_t flags, uint64_t va
   record_release(ts);
 }
 
-void copy_ring(const char* data, uint64_t size, uint64_t pos, void* dst, uint64_t n) {
-  for (uint64_t i = 0; i < n; ++i) static_cast<char*>(dst)[i] = data[(pos + i) % size];
-}
-
 void drain(Entry* e, void* uc, bool write) {
   auto* meta = reinterpret_cast<perf_event_mmap_page*>(e->ring);
   const char* data = e->ring + g_page;
   uint64_t size = uint64_t(g_page) * kDataPages;
   uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-  uint64_t tail = meta->data_tail;
   const CounterDef& d = g_defs[e->counter];
   bool dataspace = (d.flags & 1u) != 0;
   uint64_t stack_id = 0;
   bool recording = write && __atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED) && !e->ts->paused &&
                    !e->ts->in_collector;
-  while (tail + sizeof(perf_event_header) <= head) {
-    perf_event_header h;
-    copy_ring(data, size, tail, &h, sizeof h);
-    if (h.size < sizeof h || tail + h.size > head) break;
-    if (h.type == PERF_RECORD_SAMPLE) {
-      uint64_t f[3] = {};
-      uint64_t n = e->kernel_addr ? 3 : 2;  // ip, [addr], period
-      copy_ring(data, size, tail + sizeof h, f, n * 8);
-      uint64_t ip = f[0], addr = e->kernel_addr ? f[1] : 0, period = e->kernel_addr ? f[2] : f[1];
-      e->sampled += period;
-      if (recording) {
-        if (!stack_id) stack_id = stack_of(e->ts, uc);
-        // The kernel's IP, else the interrupted PC (software events with exclude_kernel).
-        uint64_t pc = ip ? ip : context_pc(uc);
-        write_record(e->ts, e->counter, 0, period, stack_id, pc, dataspace, e->kernel_addr && addr != 0, addr, uc);
-      }
-    } else if (h.type == PERF_RECORD_LOST) {
-      uint64_t lost[2] = {};
-      copy_ring(data, size, tail + sizeof h, lost, sizeof lost);
-      e->sampled += lost[1] * d.period;
+  uint64_t tail = hwc_ring_walk(data, size, meta->data_tail, head, e->kernel_addr, [&](const HwcRingRecord& r) {
+    if (r.type == PERF_RECORD_SAMPLE) {
+      e->sampled += r.period;
+      if (!recording) return;
+      if (!stack_id) stack_id = stack_of(e->ts, uc);
+      // The kernel's IP, else the interrupted PC (software events with exclude_kernel).
+      uint64_t pc = r.ip ? r.ip : context_pc(uc);
+      write_record(e->ts, e->counter, 0, r.period, stack_id, pc, dataspace, e->kernel_addr && r.addr != 0, r.addr, uc);
+    } else {
+      e->sampled += r.lost * d.period;
       if (recording)
-        write_record(e->ts, e->counter, format::kHwcFlagLost, lost[1] * d.period, format::kNoStackId, 0, false, false,
+        write_record(e->ts, e->counter, format::kHwcFlagLost, r.lost * d.period, format::kNoStackId, 0, false, false,
                      0, nullptr);
     }
-    tail += h.size;
-  }
+  });
   __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
 }
 
