@@ -91,8 +91,14 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps) {
         const reader::LoadObject* lo = e.object_at(r.pc, r.tstamp_ns);
         const disasm::ObjectCode* oc = lo ? files.object_code(lo->symbol_file()) : nullptr;
         std::vector<uint8_t> bytes;
-        if (oc && oc->arch() == disasm::Arch::X86_64) bytes = oc->bytes(r.pc - lo->bias, r.pc - lo->bias + 16);
-        Decoded dec = decode_x86_64(bytes.data(), bytes.size(), r.pc, r.regs);
+        uint64_t code_lo = 0;
+        if (oc && oc->arch() == disasm::Arch::X86_64) {
+          uint64_t link = r.pc - lo->bias;
+          const disasm::CodeSection* sec = oc->section_at(link);
+          code_lo = sec ? std::max<uint64_t>(sec->addr, link >= 64 ? link - 64 : 0) : link;
+          bytes = oc->bytes(code_lo, link + 16);
+        }
+        Decoded dec = decode_x86_64_backtrack(bytes.data(), bytes.size(), code_lo + (lo ? lo->bias : 0), r.pc, r.regs);
         ev.status = dec.status;
         ev.vaddr = dec.vaddr;
       } else {
@@ -161,8 +167,8 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps) {
       auto& row = d.aggs_[d.objs_[size_t(ev.aggregate)].name.substr(1, d.objs_[size_t(ev.aggregate)].name.size() - 4)];
       add(row.values, ev);
       if (ev.member >= 0) add(row.member_values[size_t(ev.member)], ev);
-    } else if (o && o->kind == ObjectKind::kVariable) {
-      add(d.scalars_, ev);
+    } else if (o && o->kind == ObjectKind::kVariable && o->name.rfind("{array:", 0) != 0) {
+      add(d.scalars_, ev);  // scalar variables (arrays are aggregates of their elements)
     }
   }
   if (d.events_.empty())

@@ -55,6 +55,7 @@ std::string unknown_subtype(AddrStatus s) {
       return "<Unknown>.(Virtual address could not be determined: a register changed after the trigger instruction)";
     case AddrStatus::kNoContext: return "<Unknown>.(Precise address unavailable: no address or registers recorded)";
     case AddrStatus::kInvalid: return "<Unknown>.(Memory reference did not specify a valid virtual address)";
+    case AddrStatus::kBlocked: return "<Unknown>.(Backtracking was blocked by a jump or call instruction)";
   }
   return "<Unknown>";
 }
@@ -124,6 +125,103 @@ Decoded decode_x86_64(const uint8_t* code, size_t n, uint64_t pc, const uint64_t
   cs_free(insn, count);
   cs_close(&h);
   return d;
+}
+
+namespace {
+
+bool is_transfer(csh h, const cs_insn* insn) {
+  return cs_insn_group(h, insn, CS_GRP_JUMP) || cs_insn_group(h, insn, CS_GRP_CALL) ||
+         cs_insn_group(h, insn, CS_GRP_RET) || cs_insn_group(h, insn, CS_GRP_INT) ||
+         cs_insn_group(h, insn, CS_GRP_IRET);
+}
+
+// The memory operand of insn, if it accesses memory (not lea/nop).
+const cs_x86_op* memory_operand(const cs_insn* insn) {
+  if (insn->id == X86_INS_LEA || insn->id == X86_INS_NOP) return nullptr;
+  const cs_x86& x = insn->detail->x86;
+  for (uint8_t i = 0; i < x.op_count; ++i)
+    if (x.operands[i].type == X86_OP_MEM) return &x.operands[i];
+  return nullptr;
+}
+
+// Marks the register indices (reg_index) that insn writes.
+void add_written(csh h, const cs_insn* insn, bool* written) {
+  cs_regs rr, ww;
+  uint8_t nr = 0, nw = 0;
+  if (cs_regs_access(h, insn, rr, &nr, ww, &nw) != CS_ERR_OK) return;
+  for (uint8_t i = 0; i < nw; ++i) {
+    int sh = 0;
+    int k = reg_index(ww[i], &sh);
+    if (k >= 0) written[k] = true;
+  }
+}
+
+}  // namespace
+
+Decoded decode_x86_64_backtrack(const uint8_t* code, size_t n, uint64_t code_addr, uint64_t pc, const uint64_t* regs) {
+  Decoded d;
+  if (!regs) return d;
+  if (regs[16] != pc) {
+    d.status = AddrStatus::kSkid;
+    return d;
+  }
+  if (!code || pc < code_addr || pc >= code_addr + n) {
+    d.status = AddrStatus::kNoCode;
+    return d;
+  }
+  size_t at = size_t(pc - code_addr);
+  d = decode_x86_64(code + at, n - at, pc, regs);
+  if (d.status != AddrStatus::kNotMemory) return d;
+  // Backtracking (seed-spec §2.2, §6.14): the nearest memory instruction before the PC whose
+  // address registers no instruction since has written, within the straight-line code.
+  csh h;
+  if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) return d;
+  cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+  // A start from which linear decoding lands exactly on the PC (x86 re-synchronises quickly);
+  // the longest such window.
+  cs_insn* insns = nullptr;
+  size_t count = 0;
+  for (size_t start = 0; start < at && !count; ++start) {
+    cs_insn* try_insns = nullptr;
+    size_t c = cs_disasm(h, code + start, at - start, code_addr + start, 0, &try_insns);
+    uint64_t end = c ? try_insns[c - 1].address + try_insns[c - 1].size : 0;
+    if (c && end == pc && try_insns[0].address == code_addr + start) {
+      insns = try_insns;
+      count = c;
+    } else if (c) {
+      cs_free(try_insns, c);
+    }
+  }
+  Decoded out;
+  out.status = AddrStatus::kNotMemory;
+  bool written[format::kHwcRegCount] = {};
+  for (size_t j = count; j-- > 0 && count - j <= 16;) {
+    const cs_insn* insn = &insns[j];
+    if (is_transfer(h, insn)) {
+      out.status = AddrStatus::kBlocked;
+      break;
+    }
+    const cs_x86_op* op = memory_operand(insn);
+    add_written(h, insn, written);  // its own writes (mov (%rax),%rax) count too
+    if (!op) continue;
+    int sh = 0;
+    int bi = op->mem.base == X86_REG_INVALID ? -2 : reg_index(op->mem.base, &sh);
+    int ii = op->mem.index == X86_REG_INVALID ? -2 : reg_index(op->mem.index, &sh);
+    if (op->mem.base == X86_REG_RIP) bi = -2;
+    if ((bi >= 0 && written[bi]) || (ii >= 0 && written[ii])) {
+      out.status = AddrStatus::kSkid;
+      break;
+    }
+    // Registers as they were when insn ran: unchanged since, so the context's, and its rip.
+    uint64_t r2[format::kHwcRegCount];
+    for (uint32_t k = 0; k < format::kHwcRegCount; ++k) r2[k] = regs[k];
+    r2[16] = insn->address;
+    out = decode_x86_64(insn->bytes, insn->size, insn->address, r2);
+    break;
+  }
+  if (count) cs_free(insns, count);
+  cs_close(&h);
+  return out;
 }
 
 }  // namespace erkit::dataspace

@@ -20,6 +20,7 @@ enum class AddrStatus {
   kNoContext,      // neither an address nor registers were recorded
   kRipRelativeOk,  // (internal) never reported
   kInvalid,        // the computed address is not a valid virtual address
+  kBlocked,        // backtracking met a jump or call before a memory instruction
 };
 
 // The manual's <Unknown> subtype name for a status ("" for precise and decoded).
@@ -35,5 +36,11 @@ struct Decoded {
 // its memory operand from regs (format::kHwcRegCount values: rax rbx rcx rdx rsi rdi rbp rsp
 // r8..r15 rip). `context_pc` is regs' rip; a sample PC other than it means skid.
 Decoded decode_x86_64(const uint8_t* code, size_t n, uint64_t pc, const uint64_t* regs);
+
+// With backtracking: `code` holds the bytes of [code_addr, code_addr + n), which contains pc.
+// When the instruction at pc references no memory, walks back through the straight-line code
+// before it to the nearest memory instruction whose address registers were not written since
+// (the manual's backtracking): kBlocked at a jump or call, kSkid if a register changed.
+Decoded decode_x86_64_backtrack(const uint8_t* code, size_t n, uint64_t code_addr, uint64_t pc, const uint64_t* regs);
 
 }  // namespace erkit::dataspace

@@ -59,3 +59,51 @@ TEST(Decode, UnknownSubtypes) {
 
 }  // namespace
 }  // namespace erkit::dataspace
+
+namespace erkit::dataspace {
+namespace {
+
+// A loop body as GCC emits it: addsd (%rax),%xmm0; add $0x40,%rax; addsd -0x8(%rax),%xmm0;
+// cmp %rax,%rdx; jne -> backtracking from cmp/jne finds the addsd, from after an
+// `add` to its base register it is skid, across the jne it is blocked.
+const uint8_t kLoop[] = {
+    0xf2, 0x0f, 0x58, 0x00,        // 0x1000 addsd (%rax),%xmm0
+    0x48, 0x83, 0xc0, 0x40,        // 0x1004 add $0x40,%rax
+    0xf2, 0x0f, 0x58, 0x40, 0xf8,  // 0x1008 addsd -0x8(%rax),%xmm0
+    0x48, 0x39, 0xc2,              // 0x100d cmp %rax,%rdx
+    0x75, 0xee,                    // 0x1010 jne 0x1000
+    0x48, 0x83, 0xc1, 0x01,        // 0x1012 add $0x1,%rcx
+};
+
+TEST(Backtrack, FromACompareAndABranchToTheLoad) {
+  for (uint64_t pc : {0x100du, 0x1010u}) {
+    Regs g(pc);
+    g.r[0] = 0x601040;  // rax after the add
+    Decoded d = decode_x86_64_backtrack(kLoop, sizeof kLoop, 0x1000, pc, g.r);
+    EXPECT_EQ(d.status, AddrStatus::kDecoded) << std::hex << pc;
+    EXPECT_EQ(d.vaddr, 0x601038u) << std::hex << pc;
+  }
+}
+
+TEST(Backtrack, ARegisterWrittenSinceIsSkidAndABranchBlocks) {
+  Regs g(0x1004);  // at the add: the addsd before it used the same rax
+  g.r[0] = 0x601000;
+  Decoded d = decode_x86_64_backtrack(kLoop, sizeof kLoop, 0x1000, 0x1004, g.r);
+  EXPECT_EQ(d.status, AddrStatus::kDecoded);
+  EXPECT_EQ(d.vaddr, 0x601000u);
+  // At the second addsd itself: decoded directly.
+  Regs g2(0x1008);
+  g2.r[0] = 0x601040;
+  EXPECT_EQ(decode_x86_64_backtrack(kLoop, sizeof kLoop, 0x1000, 0x1008, g2.r).vaddr, 0x601038u);
+  // After the jne: blocked.
+  Regs g3(0x1012);
+  EXPECT_EQ(decode_x86_64_backtrack(kLoop, sizeof kLoop, 0x1000, 0x1012, g3.r).status, AddrStatus::kBlocked);
+  // A load whose base the next instruction changed: mov (%rax),%rcx; add $8,%rax; [pc] cmp.
+  const uint8_t code[] = {0x48, 0x8b, 0x08, 0x48, 0x83, 0xc0, 0x08, 0x48, 0x39, 0xc2};
+  Regs g4(0x2007);
+  g4.r[0] = 0x601008;
+  EXPECT_EQ(decode_x86_64_backtrack(code, sizeof code, 0x2000, 0x2007, g4.r).status, AddrStatus::kSkid);
+}
+
+}  // namespace
+}  // namespace erkit::dataspace
