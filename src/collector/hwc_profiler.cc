@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <signal.h>
@@ -65,6 +66,25 @@ long g_page = 4096;
 int g_pagemap_fd = -1;
 Entry g_entries[kMaxEntries];
 int g_fd_index[kFdIndexSize];  // fd -> entry index + 1
+// The collector's own code: events it causes while recording (its page faults in the handler,
+// the manual's collector_record_counters) are not the program's.
+uint64_t g_self_lo = 0, g_self_hi = 0;
+
+int find_self(dl_phdr_info* info, size_t, void*) {
+  uint64_t me = reinterpret_cast<uint64_t>(&g_self_lo);
+  uint64_t lo = ~uint64_t(0), hi = 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const auto& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD) continue;
+    uint64_t a = info->dlpi_addr + ph.p_vaddr;
+    if (a < lo) lo = a;
+    if (a + ph.p_memsz > hi) hi = a + ph.p_memsz;
+  }
+  if (me < lo || me >= hi) return 0;
+  g_self_lo = lo;
+  g_self_hi = hi;
+  return 1;
+}
 
 uint64_t parse_u64(const char** p) {
   uint64_t v = 0;
@@ -300,7 +320,7 @@ void drain(Entry* e, void* uc, bool write) {
   uint64_t tail = hwc_ring_walk(data, size, meta->data_tail, head, e->kernel_addr, [&](const HwcRingRecord& r) {
     if (r.type == PERF_RECORD_SAMPLE) {
       e->sampled += r.period;
-      if (!recording) return;
+      if (!recording || (r.ip >= g_self_lo && r.ip < g_self_hi)) return;
       if (!stack_id) stack_id = stack_of(e->ts, uc);
       // The kernel's IP, else the interrupted PC (software events with exclude_kernel).
       uint64_t pc = r.ip ? r.ip : context_pc(uc);
@@ -368,6 +388,7 @@ bool hwc_init() {
   if (!env || !*env) return true;
   parse_env(env);
   g_page = sysconf(_SC_PAGESIZE);
+  if (!g_self_hi) dl_iterate_phdr(find_self, nullptr);
   if (g_page <= 0) g_page = 4096;
   if (g_pagemap_fd < 0) {
     int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
