@@ -165,7 +165,7 @@ DsReport render_data_layout(const Dataspace& d, const std::vector<std::string>& 
 }
 
 DsReport render_memobj(const Dataspace& d, const std::string& type, const std::vector<MemoryObjectRow>& rows,
-                       size_t limit) {
+                       size_t limit, bool hex) {
   auto cols = shown(d, {});
   std::vector<uint64_t> total(d.metrics().size(), 0);
   for (const auto& r : rows)
@@ -177,7 +177,9 @@ DsReport render_memobj(const Dataspace& d, const std::string& type, const std::v
   size_t n = 0;
   for (const auto& m : rows) {
     if (limit && n++ >= limit) break;
-    std::string name = m.index < 0 ? "<Unknown>" : fmt::format("{}:0x{:x}", type, m.index);
+    std::string name = m.index < 0 ? "<Unknown>"
+                       : hex       ? fmt::format("{}:0x{:x}", type, m.index)
+                                   : fmt::format("{}:{}", type, m.index);
     r.text += row(d, cols, m.values, total) + "  " + name + "\n";
     list.push(json::Value::object().set("name", name).set("index", m.index).set("metrics", values_json(d, cols, m.values)));
   }

@@ -19,7 +19,8 @@ DsReport render_data_objects(const Dataspace& d, const std::vector<std::string>&
 // One object by name (or unique substring); *error when none or ambiguous without n.
 DsReport render_data_single(const Dataspace& d, const std::string& name, int n, std::string* error);
 DsReport render_data_layout(const Dataspace& d, const std::vector<std::string>& metrics);
+// Indices of address-based types (`hex`) are shown in hex, those of index objects in decimal.
 DsReport render_memobj(const Dataspace& d, const std::string& type, const std::vector<MemoryObjectRow>& rows,
-                       size_t limit);
+                       size_t limit, bool hex = true);
 
 }  // namespace erkit::dataspace

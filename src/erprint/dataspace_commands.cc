@@ -79,7 +79,8 @@ CommandResult run_memobj(Session& s, const std::string& type, const std::string&
   std::string err;
   auto rows = st.ds->memory_objects(expr, names, &err);
   if (!err.empty()) return command_error(fmt::format("memobj: bad index expression of {}:\n{}", type, err));
-  auto r = dataspace::render_memobj(*st.ds, type, rows, s.limit);
+  bool hex = expr.find("ADDR") != std::string::npos;  // address-based, not an index object
+  auto r = dataspace::render_memobj(*st.ds, type, rows, s.limit, hex);
   return emit_report(s, "memobj", std::move(r.text), std::move(r.data));
 }
 
