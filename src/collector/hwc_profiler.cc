@@ -48,7 +48,8 @@ struct CounterDef {
 };
 
 struct Entry {
-  int state;         // 0 free, 1 claimed (being set up), 2 live (atomic)
+  int state;         // 0 free, 1 claimed (being set up), 2 live, 3 closing (atomic)
+  int users;         // handlers reading the ring now (atomic): close waits for them
   int fd;
   uint32_t counter;
   uint32_t tid;
@@ -146,6 +147,10 @@ Entry* entry_of_fd(int fd) {
 }
 
 void close_entry(Entry* e) {
+  __atomic_store_n(&e->state, 3, __ATOMIC_SEQ_CST);
+  // A handler of another thread may be reading the ring: unmap only once it is done.
+  for (int spin = 0; __atomic_load_n(&e->users, __ATOMIC_SEQ_CST) != 0 && spin < 1000000; ++spin)
+    if (spin > 100) sched_yield();
   if (e->fd >= 0) {
     ioctl(e->fd, PERF_EVENT_IOC_DISABLE, 0);
     if (e->fd < kFdIndexSize) __atomic_store_n(&g_fd_index[e->fd], 0, __ATOMIC_RELEASE);
@@ -342,9 +347,13 @@ void on_hwc_signal(int sig, siginfo_t* si, void* uc) {
     return;
   }
   int saved_errno = errno;
-  uint64_t entered = monotonic_ns();
-  drain(e, uc, true);
-  cost_add_signal(monotonic_ns() - entered);
+  __atomic_add_fetch(&e->users, 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&e->state, __ATOMIC_SEQ_CST) == 2) {  // not being closed meanwhile
+    uint64_t entered = monotonic_ns();
+    drain(e, uc, true);
+    cost_add_signal(monotonic_ns() - entered);
+  }
+  __atomic_sub_fetch(&e->users, 1, __ATOMIC_SEQ_CST);
   if (errno != saved_errno) errno = saved_errno;
 }
 
@@ -432,8 +441,10 @@ void hwc_fini() {
 }
 
 void hwc_forget_after_fork() {
-  for (int i = 0; i < kMaxEntries; ++i)
+  for (int i = 0; i < kMaxEntries; ++i) {
+    __atomic_store_n(&g_entries[i].users, 0, __ATOMIC_RELAXED);  // no handler runs in the child
     if (__atomic_load_n(&g_entries[i].state, __ATOMIC_ACQUIRE) != 0) close_entry(&g_entries[i]);
+  }
   g_enabled = false;
 }
 
