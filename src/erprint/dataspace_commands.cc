@@ -73,7 +73,9 @@ CommandResult run_data_layout(Session& s) {
 
 CommandResult run_memobj(Session& s, const std::string& type, const std::string& expr) {
   DsState& st = state(s);
-  if (st.ds->empty()) return no_data(s, "memobj", *st.ds);
+  if (st.ds->empty())
+    return emit_report(s, "memobj", fmt::format("memobj: no {} memory objects: {}\n", type, st.ds->why_empty()),
+                       json::Value::object().set("available", false).set("reason", st.ds->why_empty()));
   std::vector<std::string> names;
   for (const auto& [n, e] : s.memobj_types) names.push_back(n);
   std::string err;
