@@ -231,6 +231,7 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error, i
     else unsetenv("LD_PRELOAD");  // the emulated program gets it from qemu's -E (emulation.cc)
     setenv("ERKIT_EXPERIMENT", exp_abs.c_str(), 1);
     setenv("ERKIT_PARAMS", params.c_str(), 1);
+    if (!o.hwc.empty() || o.clock_dataspace) setenv("ERKIT_HWC", hwc_env_value(o.hwc, o.clock_dataspace).c_str(), 1);
     setenv("ERKIT_PID", std::to_string(getpid()).c_str(), 1);
     if (!o.follow_regex.empty()) setenv("ERKIT_FOLLOW_REGEX", o.follow_regex.c_str(), 1);
     std::vector<std::string> args = o.target;

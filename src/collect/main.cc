@@ -40,12 +40,6 @@ std::string early_output_file(const std::vector<std::string>& args) {
   return file;
 }
 
-// Data kinds whose collection is not implemented yet: refused before anything runs.
-std::string unavailable_kind(const Options& o) {
-  if (!o.hwc_counters.empty()) return "hardware-counter profiling (-h)";
-  return {};
-}
-
 void archive(const Options& o, const std::string& experiment) {
   if (o.archive == "off") return;
   erkit::reader::ArchiveOptions ao;
@@ -91,11 +85,13 @@ int main(int argc, char** argv) {
   }
   if (o.verbose) fmt::print(g_out, "collect: erkit {}\n", ERKIT_VERSION);
   for (const auto& w : o.warnings) fmt::print(g_out, "collect: warning: {}\n", w);
-  if (std::string what = unavailable_kind(o); !what.empty())
-    return fail(fmt::format("{} is not available in this version yet", what));
+  if (!o.hwc.empty()) {
+    std::string herr;
+    if (!probe_hwc(o.hwc, &herr)) return fail(herr);
+  }
   // collect -m on mpirun ...: the ranks are descendants of the launcher.
   if (o.mpi_trace && !o.follow_explicit) o.follow = 1;
-  if (o.clock_interval_ns == 0 && !o.heap_trace && !o.io_trace && o.sync_trace == "off" && !o.mpi_trace)
+  if (o.clock_interval_ns == 0 && o.hwc.empty() && !o.heap_trace && !o.io_trace && o.sync_trace == "off" && !o.mpi_trace)
     fmt::print(g_out, "collect: warning: every data kind is off: only samples will be recorded\n");
 
   std::string error;

@@ -5,13 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "collect/hwc_events.h"
+
 namespace erkit::collect {
 
 struct Options {
   // Data selection
   bool clock_explicit = false;
   uint64_t clock_interval_ns = 10007000;  // 0 = off
-  std::vector<std::string> hwc_counters;  // -h
+  std::vector<std::string> hwc_counters;  // -h, as given
+  std::vector<HwcCounter> hwc;            // -h, resolved (collect/hwc_events.h)
+  bool clock_dataspace = false;           // -p on,+ : clock samples record data addresses
   std::string sync_trace = "off";         // -s
   bool heap_trace = false;                // -H
   bool mpi_trace = false;                 // -m

@@ -14,6 +14,7 @@
 #include <fstream>
 
 #include "collect/clock_tick.h"
+#include "collect/hwc_events.h"
 #include "common/version.h"
 #include "exptools/experiment_files.h"
 
@@ -44,8 +45,9 @@ void print_usage(FILE* out) {
              "Usage: collect [collect-options] program [program-arguments]\n"
              "erkit {} -- records a performance experiment of a program\n\n"
              "Data selection:\n"
-             "  -p off|on|lo[w]|hi[gh]|<value>[m|u]  clock profiling (default on, about 10 ms)\n"
-             "  -h <counter>[,<interval>]...         hardware-counter profiling\n"
+             "  -p off|on|lo[w]|hi[gh]|<value>[m|u][,+]  clock profiling (default on, about 10 ms;\n"
+             "                                       ,+ records data addresses)\n"
+             "  -h [+]<counter>[~attr=v][,<interval>]... hardware-counter profiling\n"
              "  -s on|off|calibrate|all|<ms>         synchronization wait tracing\n"
              "  -H on|off                            heap tracing\n"
              "  -i on|off                            I/O tracing\n"
@@ -76,12 +78,10 @@ void print_usage(FILE* out) {
                        : "  perf events are not available here (perf_event_paranoid 3, seccomp, container):\n"
                          "  clock profiling uses POSIX CPU-time timers.\n");
   if (uint64_t tick = measure_cpu_timer_granularity_ns())  // clock_tick.h (clock profiling)
-    fmt::print(out, "  {}CPU-time timers expire every {:.3f} ms of CPU here (measured):\n"
-                    "  shorter intervals give one sample per {:.3f} ms, weighted by the CPU time it stands for.\n\n",
-               "", double(tick) / 1e6, double(tick) / 1e6);
-  fmt::print(out,
-             "Hardware counters: none can be listed: this machine exposes no hardware performance\n"
-             "  monitoring unit to perf_event_open.\n");
+    fmt::print(out, "  CPU-time timers expire every {:.3f} ms of CPU here (measured): shorter intervals give\n"
+                    "  one sample per {:.3f} ms, weighted by the CPU time it stands for.\n\n",
+               double(tick) / 1e6, double(tick) / 1e6);
+  print_hwc_lists(out);  // hwc_events.h: what this machine really offers
 }
 
 void print_readme(FILE* out) {

@@ -11,6 +11,7 @@
 
 #include "collector/data_writer.h"
 #include "collector/java_bridge.h"
+#include "collector/hwc_profiler.h"
 #include "collector/microstates.h"
 #include "collector/perf_clock.h"
 #include "collector/runtime.h"
@@ -148,6 +149,7 @@ void record_sample(ThreadState* ts, void* uc) {
   ns[format::kMsUser] = du;
   ns[format::kMsSystem] = ds;
   write_clock_record(ts, ts, stack_id, ns, 0);
+  hwc_clock_sample(ts, uc, stack_id, du + ds);  // -p on,+ : the data address of this sample
 }
 
 void on_sigprof(int sig, siginfo_t* si, void* uc) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "collector/clock_profiler.h"
+#include "collector/hwc_profiler.h"
 #include "collector/collector_cost.h"
 #include "collector/data_writer.h"
 #include "collector/microstates.h"
@@ -119,6 +120,7 @@ void scan(ThreadState* self) {
     ThreadState* ts = thread_find(tid);
     if (!ts) microstates_adopt(tid, 0);
     else if (!ts->clock_started && !ts->is_helper) microstates_adopt_slot(ts, 0);
+    hwc_adopt_tid(tid);  // counters of threads the collector did not see start
   }
   thread_for_each(retire_vanished, self);
   drop_vanished_ended();

@@ -48,7 +48,10 @@ const std::vector<std::pair<std::string, std::string>>& predefined_memobj_types(
   static const std::vector<std::pair<std::string, std::string>> types = {
       {"Vpage_4K", "VADDR>255?VADDR>>12:-1"}, {"Ppage_4K", "PADDR>0?PADDR>>12:-1"},
       {"Vpage_2M", "VADDR>255?VADDR>>21:-1"}, {"Ppage_2M", "PADDR>0?PADDR>>21:-1"},
-      {"Vline_64B", "VADDR>255?VADDR>>6:-1"}, {"Pline_64B", "PADDR>0?PADDR>>6:-1"}};
+      {"Vline_64B", "VADDR>255?VADDR>>6:-1"}, {"Pline_64B", "PADDR>0?PADDR>>6:-1"},
+      {"Vpage_1G", "VADDR>255?VADDR>>30:-1"}, {"Ppage_1G", "PADDR>0?PADDR>>30:-1"},
+      // Index objects over any event field (seed-spec §6.16).
+      {"Threads", "THRID"}, {"CPUs", "CPUID"}, {"Samples", "SAMPLE"}, {"Seconds", "TSTAMP/1000000000"}};
   return types;
 }
 

@@ -407,6 +407,41 @@ struct MpiEventRecord {
   uint64_t bytes_received;
 };
 
+// ---- Hardware-counter and dataspace profiling (collect -h, collect -p ...,+) ---------------
+// One record per counter overflow (or, for clock profiling with `+`, per clock sample): the
+// counter (index into the log's "hwc" lines, in -h order; kHwcClockCounter for clock samples),
+// the events it stands for, the sampled PC and the data address when one is known. Where the
+// kernel gives no address (no PEBS/IBS/SPE, clock samples), the general registers of the
+// interrupted context are kept so the analysis can decode the instruction at `pc` (capstone)
+// and compute its memory operand; the collector never decodes (no allocation in the handler).
+inline constexpr uint32_t kHwcClockCounter = 0xffffu;
+enum HwcAddrSource : uint32_t {
+  kHwcAddrNone = 0,      // no dataspace requested for this counter
+  kHwcAddrPrecise = 1,   // vaddr from the kernel (PERF_SAMPLE_ADDR: page faults, PEBS, IBS, SPE)
+  kHwcAddrRegs = 2,      // regs[] valid: decode the instruction at pc (analysis side)
+  kHwcAddrNoContext = 3, // dataspace requested but neither an address nor registers were available
+};
+inline constexpr uint32_t kHwcFlagLost = 1u;   // counter passed overflow without a sample (collector_lost_hwc_overflow)
+inline constexpr uint32_t kHwcFlagFinal = 2u;  // counts since the last overflow at the thread's end (collector_final_counters)
+inline constexpr uint32_t kHwcFlagAbort = 4u;  // the counter could not be read: collection stopped (collector_hwc_ABORT)
+inline constexpr uint32_t kHwcRegCount = 17;   // x86-64: rax rbx rcx rdx rsi rdi rbp rsp r8..r15 rip
+struct HwcEventRecord {
+  uint32_t word;        // make_record_word(kRecHwcEvent, sizeof)
+  uint32_t tid;
+  uint64_t tstamp_ns;
+  uint64_t stack_id;
+  uint32_t counter;     // index of the log's "hwc" line, or kHwcClockCounter
+  uint32_t flags;       // kHwcFlag*
+  uint64_t value;       // events (clock: nanoseconds) this record stands for
+  uint64_t pc;          // sampled PC (the kernel's, else the signal context's)
+  uint64_t vaddr;       // effective data address (addr_source == kHwcAddrPrecise)
+  uint64_t paddr;       // physical address, 0 if unknown (/proc/self/pagemap)
+  uint32_t addr_source; // HwcAddrSource
+  int32_t cpu;
+  uint64_t regs[kHwcRegCount];  // addr_source == kHwcAddrRegs
+};
+static_assert(sizeof(HwcEventRecord) == 72 + 8 * kHwcRegCount);
+
 // ---- Dynamic functions (collector_func_load) ------------------------------------------------
 // "dyntext" is a sequence of entries, one per collector_func_load call: a DyntextHeader, the
 // function's code (code_size bytes, then zero padding to a multiple of 8), then nlines

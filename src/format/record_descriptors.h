@@ -33,7 +33,10 @@ inline constexpr const char* kSyncDescriptor =
 inline constexpr const char* kIoDescriptor =
     "6 io_event 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 op:u32@24 fd:i32@28 "
     "duration_ns:u64@32 bytes:i64@40 file_id:u32@48\n";
-inline constexpr const char* kHwcDescriptor = "7 hwc_event 0 reserved\n";
+inline constexpr const char* kHwcDescriptor =
+    "7 hwc_event 208 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 counter:u32@24 "
+    "flags:u32@28 value:u64@32 pc:u64@40 vaddr:u64@48 paddr:u64@56 addr_source:u32@64 cpu:i32@68 "
+    "regs:u64[17]@72\n";
 inline constexpr const char* kMpiDescriptor =
     "13 mpi_event 72 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 function:u32@24 "
     "comm_size:i32@28 duration_ns:u64@32 peer:i32@40 tag:i32@44 sends:u32@48 receives:u32@52 "
@@ -71,6 +74,8 @@ static_assert(offsetof(HeapReallocRecord, duration_ns) == 24);
 static_assert(sizeof(SyncEventRecord) == 48);
 static_assert(sizeof(IoEventRecord) == 56);
 static_assert(sizeof(MpiEventRecord) == 72);
+static_assert(sizeof(HwcEventRecord) == 208);
+static_assert(offsetof(HwcEventRecord, regs) == 72);
 static_assert(offsetof(MpiEventRecord, bytes_received) == 64);
 
 }  // namespace erkit::format

@@ -112,6 +112,29 @@ void mpi_events(const reader::Experiment& e, const std::function<void(const Even
   }
 }
 
+// collect -h: each overflow (and lost overflows) at its stack, under the counter's metric.
+// Records with no stack (counts since the last overflow at a thread's end) are not attributed.
+void hwc_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
+  std::vector<uint32_t> metric_of;
+  for (const auto& c : e.log.hwc_counters) {
+    auto it = c.find("name");
+    uint32_t m = it == c.end() ? kMetricCount : metric_index(it->second);
+    metric_of.push_back(m < kMetricCount && metric_def(m).source == MetricSource::Hwc ? m : kMetricCount);
+  }
+  EventRecord ev;
+  for (const auto& h : e.hwc) {
+    if (h.counter >= metric_of.size() || metric_of[h.counter] == kMetricCount || h.stack_id == format::kNoStackId)
+      continue;
+    std::memset(ev.values, 0, sizeof ev.values);
+    ev.tstamp_ns = h.tstamp_ns;
+    ev.stack_id = h.stack_id;
+    ev.tid = h.tid;
+    ev.cpu = h.cpu;
+    ev.values[metric_of[h.counter]] = int64_t(h.value);
+    fn(ev);
+  }
+}
+
 }  // namespace
 
 void for_each_event(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
@@ -120,6 +143,7 @@ void for_each_event(const reader::Experiment& e, const std::function<void(const 
   sync_events(e, fn);
   io_events(e, fn);
   mpi_events(e, fn);
+  hwc_events(e, fn);
 }
 
 }  // namespace erkit::model

@@ -29,6 +29,9 @@ enum MetricIndex : uint32_t {
   kIoTime, kIoReadBytes, kIoWriteBytes, kIoReadCount, kIoWriteCount, kIoOtherCount,
   kMpiTime, kMpiSend, kMpiBytesSent, kMpiReceive, kMpiBytesRecv, kMpiOther,
   kKcycles, kKthr,
+  // Hardware-counter profiling (collect -h, seed-spec §2.2): one metric per counter erkit knows
+  // by name (collect/hwc_events.cc), named as the counter: event counts.
+  kHwcFirst, kHwcLast = kHwcFirst + 27,
   kMetricCount
 };
 

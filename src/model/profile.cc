@@ -131,7 +131,13 @@ void Profile::set_event_filter(EventPredicate pred, bool needs_stack_funcs) {
 
 std::vector<uint32_t> Profile::available_metrics() const {
   bool clock = false, heap = false, sync = false, io = false, mpi = false, kernel = false, kthr = false;
+  std::vector<bool> hwc(kMetricCount, false);  // the counters recorded (collect -h)
   for (const auto& e : exps_) {
+    for (const auto& c : e.log.hwc_counters)
+      if (auto it = c.find("name"); it != c.end()) {
+        uint32_t m = metric_index(it->second);
+        if (m < kMetricCount) hwc[m] = true;
+      }
     if (e.log.kernel) {  // er_kernel: its own metrics instead of the user microstates
       kernel = true;
       kthr |= e.log.kernel_threads;
@@ -152,7 +158,7 @@ std::vector<uint32_t> Profile::available_metrics() const {
       case MetricSource::Sync: if (sync) out.push_back(i); break;
       case MetricSource::Io: if (io) out.push_back(i); break;
       case MetricSource::Mpi: if (mpi) out.push_back(i); break;
-      case MetricSource::Hwc: break;
+      case MetricSource::Hwc: if (hwc[i]) out.push_back(i); break;
       case MetricSource::Kernel: if (kernel) out.push_back(i); break;
       case MetricSource::KernelThread: if (kthr) out.push_back(i); break;
     }

@@ -92,6 +92,12 @@ void read_log(Experiment& e) {
       l.target = ev->get("target");
       l.args = ev->get("args");
       l.cwd = ev->get("cwd");
+    } else if (n == "hwc") {
+      auto idx = ev->get_int("index").value_or(-1);
+      if (idx >= 0 && idx < 64) {
+        if (l.hwc_counters.size() <= size_t(idx)) l.hwc_counters.resize(size_t(idx) + 1);
+        l.hwc_counters[size_t(idx)] = ev->fields;
+      }
     } else if (n == "setting") {
       l.settings[ev->get("name")] = ev->fields;
       if (ev->get("name") == "clock") l.clock_interval_ns = uint64_t(ev->get_int("interval_ns").value_or(0));
@@ -329,6 +335,12 @@ void read_data(Experiment& e) {
           else e.io.push_back(r);
           return;
         }
+        case format::kRecHwcEvent: {
+          format::HwcEventRecord r;
+          if (!copy_record(p, size, &r)) ++bad;
+          else e.hwc.push_back(r);
+          return;
+        }
         case format::kRecMpiEvent: {
           format::MpiEventRecord r;
           if (!copy_record(p, size, &r)) ++bad;
@@ -359,6 +371,7 @@ void read_data(Experiment& e) {
   for (const auto& r : e.sync) count(r.stack_id);
   for (const auto& r : e.io) count(r.stack_id);
   for (const auto& r : e.mpi) count(r.stack_id);
+  for (const auto& r : e.hwc) count(r.stack_id);
   if (orphans)
     e.problems.push_back({format::kDataFileNames[uint32_t(format::DataKind::kStacks)],
                           fmt::format("{} of {} events refer to call stacks missing from the file; "
