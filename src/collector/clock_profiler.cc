@@ -11,6 +11,7 @@
 
 #include "collector/data_writer.h"
 #include "collector/microstates.h"
+#include "collector/openmp_state.h"
 #include "collector/runtime.h"
 #include "collector/signal_guard.h"
 #include "collector/stack_store.h"
@@ -168,6 +169,24 @@ bool clock_enabled() { return g_enabled; }
 void write_clock_record(ThreadState* writer, const ThreadState* subject, uint64_t stack_id,
                         const uint64_t ns[format::kMsCount], uint32_t flags) {
   if (!writer) return;
+  if (omp_seen()) {  // an OpenMP program: the sample carries the thread's OpenMP state
+    using format::ClockSampleOmpRecord;
+    auto* rec = static_cast<ClockSampleOmpRecord*>(record_reserve(
+        writer, format::DataKind::kProfile, format::kRecClockSampleOmp, sizeof(ClockSampleOmpRecord)));
+    if (rec) {
+      rec->tid = subject->tid;
+      rec->tstamp_ns = now_ns();
+      rec->stack_id = stack_id;
+      rec->cpu = writer == subject ? sched_getcpu() : -1;
+      rec->flags = flags | (subject->is_main ? format::kClockFlagMainThread : 0);
+      memcpy(rec->ns, ns, sizeof rec->ns);
+      rec->omp_state = omp_sample_state(subject, writer == subject, &rec->fork_stack_id);
+      rec->reserved = 0;
+      record_commit(rec, format::kRecClockSampleOmp, sizeof(ClockSampleOmpRecord));
+    }
+    record_release(writer);
+    return;
+  }
   auto* rec = static_cast<ClockSampleRecord*>(record_reserve(
       writer, format::DataKind::kProfile, format::kRecClockSample, sizeof(ClockSampleRecord)));
   if (rec) {

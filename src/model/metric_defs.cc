@@ -37,6 +37,10 @@ const std::vector<MetricDef>& metric_defs() {
       // Kernel experiments (er_kernel, seed-spec §9): time, as the seed's clock profile is.
       {"kcycles", "KCPU Cycles", "KCPU Cycles", U::Nanoseconds, S::Kernel},
       {"kthr", "Kthr Time", "Kthr Time", U::Nanoseconds, S::KernelThread},
+      // OpenMP (seed-spec §2.8): each clock sample of an OpenMP program in exactly one of them.
+      {"ompwork", "OMP Work", "OMP Work", U::Nanoseconds, S::Omp},
+      {"ompwait", "OMP Wait", "OMP Wait", U::Nanoseconds, S::Omp},
+      {"ompover", "OMP Overhead", "OMP Ovhd.", U::Nanoseconds, S::Omp},
   };
   return defs;
 }

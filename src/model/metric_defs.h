@@ -11,7 +11,8 @@ namespace erkit::model {
 enum class MetricUnit : uint8_t { Nanoseconds, Bytes, Count };
 // Mpi: MPI tracing; Kernel: er_kernel's clock profile (KCPU Cycles); KernelThread: its -T
 // threads (Kthr Time).
-enum class MetricSource : uint8_t { Clock, Heap, Sync, Io, Hwc, Mpi, Kernel, KernelThread };
+// Omp: clock samples of an OpenMP program (OMP Work / Wait / Overhead, docs/openmp.md).
+enum class MetricSource : uint8_t { Clock, Heap, Sync, Io, Hwc, Mpi, Kernel, KernelThread, Omp };
 
 struct MetricDef {
   std::string name;     // er_print keyword: user, system, ...
@@ -29,6 +30,7 @@ enum MetricIndex : uint32_t {
   kIoTime, kIoReadBytes, kIoWriteBytes, kIoReadCount, kIoWriteCount, kIoOtherCount,
   kMpiTime, kMpiSend, kMpiBytesSent, kMpiReceive, kMpiBytesRecv, kMpiOther,
   kKcycles, kKthr,
+  kOmpWork, kOmpWait, kOmpOver,
   kMetricCount
 };
 
