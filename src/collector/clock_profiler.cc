@@ -168,8 +168,15 @@ bool clock_enabled() { return g_enabled; }
 
 void write_clock_record(ThreadState* writer, const ThreadState* subject, uint64_t stack_id,
                         const uint64_t ns[format::kMsCount], uint32_t flags) {
+  uint64_t fork = 0;
+  uint32_t omp = omp_seen() && writer ? omp_sample_state(subject, writer == subject, &fork) : 0;
+  write_clock_record_omp(writer, subject, stack_id, ns, flags, omp, fork);
+}
+
+void write_clock_record_omp(ThreadState* writer, const ThreadState* subject, uint64_t stack_id,
+                            const uint64_t ns[format::kMsCount], uint32_t flags, uint32_t omp_state, uint64_t fork) {
   if (!writer) return;
-  if (omp_seen()) {  // an OpenMP program: the sample carries the thread's OpenMP state
+  if (omp_state) {  // an OpenMP program: the sample carries the thread's OpenMP state
     using format::ClockSampleOmpRecord;
     auto* rec = static_cast<ClockSampleOmpRecord*>(record_reserve(
         writer, format::DataKind::kProfile, format::kRecClockSampleOmp, sizeof(ClockSampleOmpRecord)));
@@ -180,8 +187,9 @@ void write_clock_record(ThreadState* writer, const ThreadState* subject, uint64_
       rec->cpu = writer == subject ? sched_getcpu() : -1;
       rec->flags = flags | (subject->is_main ? format::kClockFlagMainThread : 0);
       memcpy(rec->ns, ns, sizeof rec->ns);
-      rec->omp_state = omp_sample_state(subject, writer == subject, &rec->fork_stack_id);
+      rec->omp_state = omp_state;
       rec->reserved = 0;
+      rec->fork_stack_id = fork;
       record_commit(rec, format::kRecClockSampleOmp, sizeof(ClockSampleOmpRecord));
     }
     record_release(writer);

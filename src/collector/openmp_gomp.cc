@@ -31,7 +31,7 @@ F real(F* slot, const char* name) {
 
 // The calling thread's state when recording, else null (the wrapper then only forwards).
 ThreadState* omp_thread() {
-  if (!g_rt.active) return nullptr;
+  if (!g_rt.active || !omp_enabled()) return nullptr;
   ThreadState* ts = current_thread_if_any();
   return ts && !ts->in_collector ? ts : nullptr;
 }
@@ -88,7 +88,7 @@ ERKIT_OMP_API void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_thr
   __atomic_store_n(&ts->omp_state, uint32_t(format::kOmpOverhead), __ATOMIC_RELAXED);
   Region r{fn, data, 0, 0, 0};
   r.fork = omp_fork_stack(ts, reinterpret_cast<uint64_t>(__builtin_return_address(0)),
-                          reinterpret_cast<uint64_t>(__builtin_frame_address(0)));
+                          reinterpret_cast<uint64_t>(__builtin_frame_address(0)), reinterpret_cast<uint64_t>(fn));
   r.id = omp_region_begin(r.fork);
   f(trampoline, &r, num_threads, flags);
   __atomic_store_n(&ts->omp_fork_stack, saved_fork, __ATOMIC_RELAXED);

@@ -63,7 +63,7 @@ void on_parallel_begin(OmptData*, const OmptFrame* frame, OmptData* parallel, un
   ThreadState* ts = omp_thread();
   if (!ts) { parallel->value = 0; return; }
   uint64_t fork = omp_fork_stack(ts, reinterpret_cast<uint64_t>(codeptr),
-                                 frame ? reinterpret_cast<uint64_t>(frame->enter_frame.ptr) : 0);
+                                 frame ? reinterpret_cast<uint64_t>(frame->enter_frame.ptr) : 0, 0);
   uint64_t id = omp_region_begin(fork);
   RegionInfo& r = g_regions[id % kSlots];
   r.id = id;
@@ -82,7 +82,7 @@ void on_parallel_end(OmptData* parallel, OmptData*, int, const void*) {
   omp_region_end(ts, id, r.begin_ns, r.parent, r.nthreads, format::kOmpRuntimeOmpt);
 }
 
-void on_implicit_task(int endpoint, OmptData* parallel, OmptData*, unsigned actual, unsigned, int flags) {
+void on_implicit_task(int endpoint, OmptData* parallel, OmptData*, unsigned actual, unsigned index, int flags) {
   ThreadState* ts = omp_thread();
   if (!ts || (flags & kTaskInitial)) return;
   if (endpoint == kScopeBegin) {
@@ -90,6 +90,13 @@ void on_implicit_task(int endpoint, OmptData* parallel, OmptData*, unsigned actu
     if (id && g_regions[id % kSlots].id == id) g_regions[id % kSlots].nthreads = actual;
     __atomic_store_n(&ts->omp_region, id, __ATOMIC_RELAXED);
     __atomic_store_n(&ts->omp_fork_stack, id ? omp_region_fork(id) : 0, __ATOMIC_RELAXED);
+    set_state(ts, format::kOmpWork);
+  } else if (index == 0) {
+    // The master leaves its implicit task: back in the enclosing region (or serial code).
+    uint64_t id = __atomic_load_n(&ts->omp_region, __ATOMIC_RELAXED);
+    uint64_t parent = id && g_regions[id % kSlots].id == id ? g_regions[id % kSlots].parent : 0;
+    __atomic_store_n(&ts->omp_region, parent, __ATOMIC_RELAXED);
+    __atomic_store_n(&ts->omp_fork_stack, parent ? omp_region_fork(parent) : 0, __ATOMIC_RELAXED);
     set_state(ts, format::kOmpWork);
   } else {
     set_state(ts, format::kOmpIdle);
@@ -155,7 +162,7 @@ OmptStartToolResult g_tool = {&ompt_initialize, &ompt_finalize, {0}};
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) OmptStartToolResult* ompt_start_tool(unsigned, const char*) {
-  return &g_tool;
+  return omp_enabled() ? &g_tool : nullptr;
 }
 
 }  // namespace erkit::collector

@@ -1,5 +1,7 @@
 #include "collector/openmp_state.h"
 
+#include <stdlib.h>
+
 #include "collector/data_writer.h"
 #include "collector/runtime.h"
 #include "collector/stack_store.h"
@@ -43,6 +45,17 @@ uint32_t from_ompt(int s, uint32_t mutex_kind) {
 
 OmptGetState g_ompt_get_state;
 
+bool omp_enabled() {
+  static int enabled = -1;  // atomic; -1 not read yet
+  int e = __atomic_load_n(&enabled, __ATOMIC_RELAXED);
+  if (e < 0) {
+    const char* v = getenv("ERKIT_OPENMP");
+    e = !(v && (__builtin_strcmp(v, "off") == 0 || __builtin_strcmp(v, "0") == 0));
+    __atomic_store_n(&enabled, e, __ATOMIC_RELAXED);
+  }
+  return e != 0;
+}
+
 bool omp_seen() { return __atomic_load_n(&g_seen, __ATOMIC_RELAXED) != 0; }
 void omp_mark_seen() { __atomic_store_n(&g_seen, 1, __ATOMIC_RELAXED); }
 
@@ -62,8 +75,8 @@ uint32_t omp_sample_state(const ThreadState* ts, bool own, uint64_t* fork_stack)
   return s;
 }
 
-uint64_t omp_fork_stack(ThreadState* ts, uint64_t a, uint64_t b) {
-  uint64_t key = a * 0x9e3779b97f4a7c15ull ^ b;
+uint64_t omp_fork_stack(ThreadState* ts, uint64_t a, uint64_t b, uint64_t outlined) {
+  uint64_t key = (a * 0x9e3779b97f4a7c15ull ^ b) + outlined;
   if (!key) key = 1;
   for (int i = 0; i < 4; ++i)
     if (ts->omp_cache_key[i] == key) return ts->omp_cache_stack[i];
@@ -74,6 +87,9 @@ uint64_t omp_fork_stack(ThreadState* ts, uint64_t a, uint64_t b) {
   int first = 0;
   while (first < m && pc_in_collector(all[first])) ++first;
   int n = m - first;
+  // The first frame is a return address: point it into the call, so it has the fork's line.
+  if (n > 0 && all[first] > 1) all[first] -= 1;
+  if (outlined && first > 0) all[--first] = outlined, ++n;
   if (st.failed && !st.truncated && m < int(format::kMaxStackFrames)) all[m] = format::kUnwindFailedPc, ++n;
   uint64_t id = n > 0 ? stack_intern(ts, all + first, n, st.truncated) : format::kNoStackId;
   uint32_t slot = ts->omp_cache_next++ & 3u;

@@ -9,6 +9,11 @@ namespace erkit::collector {
 
 struct ThreadState;
 
+// Whether OpenMP support is on: ERKIT_OPENMP=off in the environment turns it off (the wrappers
+// then only forward, no OMPT tool starts), for measuring its cost (bench/openmp). Not signal-safe
+// on its first call (getenv), which the wrappers and the OMPT start make.
+bool omp_enabled();
+
 // Whether an OpenMP runtime has been seen in this process: clock samples then carry the state
 // (format::ClockSampleOmpRecord).
 bool omp_seen();
@@ -20,8 +25,9 @@ uint32_t omp_sample_state(const ThreadState* subject, bool own, uint64_t* fork_s
 
 // The call stack of the caller's caller's fork point (unwound from here, the collector's frames
 // dropped), from a per-thread cache keyed by (a, b), a value identifying the call path cheaply
-// (return address and frame address).
-uint64_t omp_fork_stack(ThreadState* ts, uint64_t a, uint64_t b);
+// (return address and frame address). A non-zero `outlined` (GOMP: the region's outlined
+// function) is put first, as the stack's leaf, so the analysis can name the region's function.
+uint64_t omp_fork_stack(ThreadState* ts, uint64_t a, uint64_t b, uint64_t outlined);
 
 // A region's begin: a new region id, marked live; its end: no longer live, and its record.
 uint64_t omp_region_begin(uint64_t fork_stack);

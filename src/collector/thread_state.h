@@ -50,6 +50,8 @@ struct MicrostateTrack {
   uint64_t fault_majflt;     // the thread's major faults when last seen asleep in a fault
   // Accumulated, not yet written: one record per stack, flushed when the stack changes.
   uint64_t pending_stack_id;
+  uint32_t pending_omp_state;  // OpenMP state of the pending time (openmp_state.h), 0 = none
+  uint64_t pending_omp_fork;
   uint64_t pending_ns[format::kMsCount];
   // Run-queue wait seen before the thread had any known stack: given to its first one.
   uint64_t unplaced_wait_ns;

@@ -56,6 +56,7 @@ void clock_events(const reader::Experiment& e, const std::function<void(const Ev
     if (s.flags & format::kClockFlagMainThread) ev.values[kWall] = total;
     ev.omp_state = s.omp_state;
     ev.omp_fork_stack = s.omp_fork_stack;
+    ev.blocked = (s.flags & format::kClockFlagBlockedSample) != 0;
     if (omp) ev.values[omp_metric(s.omp_state)] = total;  // refined by Profile (openmp_view.h)
     fn(ev);
   }

@@ -18,6 +18,7 @@ struct EventRecord {
   int64_t values[kMetricCount];
   uint32_t omp_state = 0;       // format::OmpState of a clock sample of an OpenMP program
   uint64_t omp_fork_stack = 0;  // its region's fork point
+  bool blocked = false;         // a clock sample taken while the thread was off the CPU
 };
 
 // The OMP metric (kOmpWork, kOmpWait, kOmpOver) of an OpenMP state.

@@ -187,7 +187,7 @@ void Profile::compute() {
         if (!omp_view_) omp_view_ = std::make_unique<viewmode::OpenMpView>(funcs_, *resolver_);
         omp_ev = machine_ev;
         evp = &omp_ev;
-        uint32_t st = omp_view_->effective_state(*rsp, machine_ev.omp_state);
+        uint32_t st = omp_view_->effective_state(*rsp, machine_ev.omp_state, machine_ev.blocked);
         for (uint32_t m : {kOmpWork, kOmpWait, kOmpOver}) omp_ev.values[m] = 0;
         omp_ev.values[omp_metric(st)] = machine_ev.values[kTotal];
         if (view_mode_ != viewmode::ViewMode::Machine) {

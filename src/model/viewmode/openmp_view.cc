@@ -54,7 +54,7 @@ uint8_t OpenMpView::kind(FuncId f) const {
 bool OpenMpView::is_runtime(FuncId f) const { return kind(f) == 1; }
 bool OpenMpView::is_outlined(FuncId f) const { return kind(f) == 2; }
 
-uint32_t OpenMpView::effective_state(const ResolvedStack& m, uint32_t s) const {
+uint32_t OpenMpView::effective_state(const ResolvedStack& m, uint32_t s, bool blocked) const {
   if (s == format::kOmpNone) s = format::kOmpWork;
   if (m.frames.empty()) return s;
   bool leaf_runtime = is_runtime(m.frames.front().func);
@@ -63,7 +63,7 @@ uint32_t OpenMpView::effective_state(const ResolvedStack& m, uint32_t s) const {
     // an outlined function's synchronisation call that the collector did not see.
     return format::kOmpOverhead;
   }
-  if (!leaf_runtime && (s == format::kOmpImplicitBarrier || s == format::kOmpExplicitBarrier || s == format::kOmpIdle ||
+  if (!blocked && !leaf_runtime && (s == format::kOmpImplicitBarrier || s == format::kOmpExplicitBarrier || s == format::kOmpIdle ||
                         s == format::kOmpTaskWait)) {
     // Program code below a runtime frame: a task run while waiting is work.
     for (const FrameRef& fr : m.frames)
@@ -98,6 +98,7 @@ FuncId OpenMpView::region(FuncId outlined, const FrameRef* site, ViewMode mode) 
   }
   std::string name = line ? fmt::format("{} -- OMP parallel region from line {}", parent, line)
                           : fmt::format("{} -- OMP parallel region", parent);
+  std::string base = name;
   if (mode == ViewMode::Expert) name += fmt::format(" [{}]", outlined_name);
   auto it = named_.find(name);
   if (it != named_.end()) return it->second;
@@ -107,6 +108,30 @@ FuncId OpenMpView::region(FuncId outlined, const FrameRef* site, ViewMode mode) 
   e.source_file = o.source_file;
   FuncId f = funcs_.intern_named(e);
   named_.emplace(name, f);
+  if (mode == ViewMode::Expert) expert_of_.emplace(base, f);
+  return f;
+}
+
+FuncId OpenMpView::region_at(const FrameRef& site, ViewMode mode) {
+  // The outlined function is not on this stack. In the expert mode the name a sample with the
+  // outlined function gave this region is reused when there is one.
+  const FunctionEntry& p = funcs_.at(site.func);
+  std::string parent = p.short_name.empty() ? p.name : p.short_name;
+  uint32_t line = site.line < resolver_.lines().size() ? resolver_.lines()[site.line].line : 0;
+  std::string base = line ? fmt::format("{} -- OMP parallel region from line {}", parent, line)
+                          : fmt::format("{} -- OMP parallel region", parent);
+  if (mode == ViewMode::Expert) {
+    auto it = expert_of_.find(base);
+    if (it != expert_of_.end()) return it->second;
+  }
+  auto it = named_.find(base);
+  if (it != named_.end()) return it->second;
+  FunctionEntry e;
+  e.name = e.short_name = base;
+  e.object = p.object;
+  e.source_file = p.source_file;
+  FuncId f = funcs_.intern_named(e);
+  named_.emplace(base, f);
   return f;
 }
 
@@ -118,20 +143,29 @@ void OpenMpView::append_user(const std::vector<FrameRef>& frames, size_t from, s
 
 ResolvedStack OpenMpView::transform(const ResolvedStack& m, uint32_t state, const ResolvedStack* fork, ViewMode mode) {
   ResolvedStack r;
-  const auto& fr = m.frames;
+  std::vector<FrameRef> fr = m.frames;
+  if (state != format::kOmpWork && !fr.empty() && !is_runtime(fr.front().func)) {
+    size_t b = 0;
+    while (b < fr.size() && !is_runtime(fr[b].func) && !is_outlined(fr[b].func)) ++b;
+    if (b < fr.size()) fr.erase(fr.begin(), fr.begin() + long(b));
+  }
   if (state == format::kOmpIdle) {
     r.frames.push_back({pseudo(state), 0, 0});
   } else {
     size_t o = 0;
     while (o < fr.size() && !is_outlined(fr[o].func)) ++o;
-    bool leaf_runtime = !fr.empty() && is_runtime(fr.front().func);
+    bool leaf_runtime = !fr.empty() && (is_runtime(fr.front().func) || (o == 0 && state != format::kOmpWork));
     if (leaf_runtime && state != format::kOmpWork) r.frames.push_back({pseudo(state), 0, 0});
     // The fork site: the first program frame of the fork stack.
     const FrameRef* site = nullptr;
     size_t fork_from = 0;
+    FuncId fork_outlined = 0;  // GOMP: the fork stack starts with the outlined function's entry
     if (fork) {
-      while (fork_from < fork->frames.size() && is_runtime(fork->frames[fork_from].func)) ++fork_from;
-      if (fork_from < fork->frames.size()) site = &fork->frames[fork_from];
+      const auto& ff = fork->frames;
+      while (fork_from < ff.size() && is_runtime(ff[fork_from].func)) ++fork_from;
+      if (fork_from < ff.size() && is_outlined(ff[fork_from].func)) fork_outlined = ff[fork_from++].func;
+      while (fork_from < ff.size() && is_runtime(ff[fork_from].func)) ++fork_from;
+      if (fork_from < ff.size()) site = &ff[fork_from];
     }
     if (o < fr.size()) {
       append_user(fr, 0, o, &r.frames);
@@ -139,39 +173,14 @@ ResolvedStack OpenMpView::transform(const ResolvedStack& m, uint32_t state, cons
       if (fork) append_user(fork->frames, fork_from, fork->frames.size(), &r.frames);
       else append_user(fr, o + 1, fr.size(), &r.frames);
     } else if (fork && site) {
-      // In the region but outside its outlined function (a worker at the region's barrier, in
-      // its start-up): shown at the region, under the fork point.
-      FuncId outlined_guess = site->func;
-      FrameRef region_frame{outlined_guess, site->pc, site->line};
-      // Name the region from the fork site alone (no outlined frame on this stack).
-      std::string key;
-      FunctionEntry e;
-      const FunctionEntry& p = funcs_.at(site->func);
-      std::string parent = p.short_name.empty() ? p.name : p.short_name;
-      uint32_t line = site->line < resolver_.lines().size() ? resolver_.lines()[site->line].line : 0;
-      // The outlined function is not known here; the expert name is completed by a sample that
-      // has it when one exists with the same user name.
-      std::string base = line ? fmt::format("{} -- OMP parallel region from line {}", parent, line)
-                              : fmt::format("{} -- OMP parallel region", parent);
-      FuncId rf = 0;
-      if (mode == ViewMode::Expert) {
-        for (const auto& [n, id] : named_)
-          if (n.rfind(base + " [", 0) == 0) { rf = id; break; }
-      }
-      if (!rf) {
-        auto it = named_.find(base);
-        if (it != named_.end()) rf = it->second;
-        else {
-          e.name = e.short_name = base;
-          e.object = p.object;
-          e.source_file = p.source_file;
-          rf = funcs_.intern_named(e);
-          named_.emplace(base, rf);
-        }
-      }
-      region_frame.func = rf;
-      if (r.frames.empty()) r.frames.push_back({pseudo(format::kOmpOverhead), 0, 0});
-      r.frames.push_back(region_frame);
+      // In the region but without its outlined function on the stack: a worker at the region's
+      // barrier or starting, or an outlined function that tail-called the program's code. The
+      // program frames on the leaf side of the runtime's are kept, under the region.
+      size_t first_runtime = 0;
+      while (first_runtime < fr.size() && !is_runtime(fr[first_runtime].func)) ++first_runtime;
+      if (first_runtime < fr.size()) append_user(fr, 0, first_runtime, &r.frames);
+      FuncId rf = fork_outlined ? region(fork_outlined, site, mode) : region_at(*site, mode);
+      r.frames.push_back({rf, site->pc, site->line});
       append_user(fork->frames, fork_from, fork->frames.size(), &r.frames);
     } else {
       if (leaf_runtime && r.frames.empty()) r.frames.push_back({pseudo(format::kOmpOverhead), 0, 0});

@@ -33,10 +33,15 @@ class OpenMpView {
   // The state a sample stands for, from the recorded state and where the sample sits: work
   // whose leaf is inside the runtime is overhead (scheduling, forking); a recorded wait whose
   // leaf is program code run by the runtime (a task executed while waiting) is work.
-  uint32_t effective_state(const ResolvedStack& machine, uint32_t recorded) const;
+  // A sample taken off the CPU (`blocked`) has the stack of the thread's latest CPU sample,
+  // which may be older than its state: its recorded wait state is kept.
+  uint32_t effective_state(const ResolvedStack& machine, uint32_t recorded, bool blocked = false) const;
 
   // The stack shown in `mode` (not Machine) for a sample with machine stack `machine`, effective
-  // state `state`, and the fork-point stack of its region (null outside any region).
+  // state `state`, and the fork-point stack of its region (null outside any region). A state
+  // other than work on a stack whose leaf is program code (an off-CPU sample's older stack) is
+  // shown at the runtime's call: the program frames on the leaf side of the first runtime or
+  // outlined frame are left out.
   ResolvedStack transform(const ResolvedStack& machine, uint32_t state, const ResolvedStack* fork, ViewMode mode);
 
   bool is_runtime(FuncId f) const;
@@ -45,6 +50,7 @@ class OpenMpView {
  private:
   FuncId pseudo(uint32_t state);
   FuncId region(FuncId outlined, const FrameRef* site, ViewMode mode);
+  FuncId region_at(const FrameRef& site, ViewMode mode);
   // frames without the runtime's, appended to out
   void append_user(const std::vector<FrameRef>& frames, size_t from, size_t to, std::vector<FrameRef>* out) const;
 
@@ -52,6 +58,7 @@ class OpenMpView {
   const StackResolver& resolver_;
   mutable std::unordered_map<FuncId, uint8_t> kind_;  // FuncId -> 1 runtime, 2 outlined, 3 neither
   std::unordered_map<std::string, FuncId> named_;
+  std::unordered_map<std::string, FuncId> expert_of_;  // user name -> expert region function
   uint8_t kind(FuncId f) const;
 };
 
