@@ -80,6 +80,10 @@ uint64_t omp_fork_stack(ThreadState* ts, uint64_t a, uint64_t b, uint64_t outlin
   if (!key) key = 1;
   for (int i = 0; i < 4; ++i)
     if (ts->omp_cache_key[i] == key) return ts->omp_cache_stack[i];
+  // The collector's own code range (pc_in_collector), found once: without tracers nobody else
+  // looks for it. Called from normal context (the GOMP wrapper, OMPT callbacks).
+  static int ranged;  // atomic
+  if (!__atomic_exchange_n(&ranged, 1, __ATOMIC_ACQ_REL)) trace_common_init();
   uint64_t all[format::kMaxStackFrames + 1];
   unwind::UnwindStatus st{};
   unwind::StackBounds bounds{ts->stack_lo, ts->stack_hi};

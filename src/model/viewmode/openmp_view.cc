@@ -94,7 +94,7 @@ FuncId OpenMpView::region(FuncId outlined, const FrameRef* site, ViewMode mode) 
     if (site->line < resolver_.lines().size()) line = resolver_.lines()[site->line].line;
   } else {
     auto dot = outlined_name.find("._omp_fn.");  // GCC names the parent in the outlined function
-    parent = dot == std::string::npos ? outlined_name : outlined_name.substr(0, dot);
+    parent = dot == std::string::npos ? "<unknown>" : outlined_name.substr(0, dot);
   }
   std::string name = line ? fmt::format("{} -- OMP parallel region from line {}", parent, line)
                           : fmt::format("{} -- OMP parallel region", parent);
@@ -138,7 +138,7 @@ FuncId OpenMpView::region_at(const FrameRef& site, ViewMode mode) {
 void OpenMpView::append_user(const std::vector<FrameRef>& frames, size_t from, size_t to,
                              std::vector<FrameRef>* out) const {
   for (size_t i = from; i < to && i < frames.size(); ++i)
-    if (!is_runtime(frames[i].func)) out->push_back(frames[i]);
+    if (!is_runtime(frames[i].func) && !is_outlined(frames[i].func)) out->push_back(frames[i]);
 }
 
 ResolvedStack OpenMpView::transform(const ResolvedStack& m, uint32_t state, const ResolvedStack* fork, ViewMode mode) {
