@@ -113,9 +113,10 @@ TEST(RecordDescriptors, OffsetsMatchTheRecordStructs) {
     std::string omp_sample, region;
     std::getline(lines, omp_sample);
     std::getline(lines, region);
-    EXPECT_EQ(omp_sample.rfind(fmt::format("{} clock_sample_omp {} ", uint32_t(kRecClockSampleOmp),
-                                           sizeof(ClockSampleOmpRecord)), 0), 0u);
-    EXPECT_EQ(region.rfind(fmt::format("{} omp_region {} ", uint32_t(kRecOmpRegion), sizeof(OmpRegionRecord)), 0), 0u);
+    EXPECT_EQ(omp_sample.rfind(std::to_string(kRecClockSampleOmp) + " clock_sample_omp " +
+                                   std::to_string(sizeof(ClockSampleOmpRecord)) + " ", 0), 0u);
+    EXPECT_EQ(region.rfind(std::to_string(kRecOmpRegion) + " omp_region " + std::to_string(sizeof(OmpRegionRecord)) + " ", 0),
+              0u);
     M sample{{"word", 0},
              {"tid", offsetof(ClockSampleOmpRecord, tid)},
              {"tstamp_ns", offsetof(ClockSampleOmpRecord, tstamp_ns)},
