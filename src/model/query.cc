@@ -93,6 +93,7 @@ QueryResult QueryEngine::run(const QueryRequest& r) {
   set_event_selection(p_, sel_.get(), filter_ ? &*filter_ : nullptr);
   for (ObjId o : p_.objects_in_load_order()) p_.set_object_expanded(o, true);
   for (ObjId o : r.hidden_objects) p_.set_object_expanded(o, false);
+  p_.set_view_mode(r.view_mode);
 
   const auto& totals = p_.totals();
   for (const auto& c : r.columns) out.totals.push_back(totals[c.metric]);

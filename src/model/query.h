@@ -61,6 +61,7 @@ struct QueryRequest {
   std::map<selection::Target, std::string> selections;  // *_select text per target; missing = all
   std::vector<ObjId> hidden_objects;  // shown as one <object> function (object_hide)
   FuncId center = 0;  // the function of the Callers/Callees views
+  viewmode::ViewMode view_mode = viewmode::ViewMode::User;  // OpenMP stacks (docs/openmp.md)
 };
 
 struct QueryRow {
