@@ -13,6 +13,7 @@
 #include "collector/java_bridge.h"
 #include "collector/hwc_profiler.h"
 #include "collector/microstates.h"
+#include "collector/openmp_state.h"
 #include "collector/perf_clock.h"
 #include "collector/runtime.h"
 #include "collector/signal_guard.h"
@@ -212,7 +213,33 @@ bool clock_enabled() { return g_enabled; }
 
 void write_clock_record(ThreadState* writer, const ThreadState* subject, uint64_t stack_id,
                         const uint64_t ns[format::kMsCount], uint32_t flags) {
+  uint64_t fork = 0;
+  uint32_t omp = omp_seen() && writer ? omp_sample_state(subject, writer == subject, &fork) : 0;
+  write_clock_record_omp(writer, subject, stack_id, ns, flags, omp, fork);
+}
+
+void write_clock_record_omp(ThreadState* writer, const ThreadState* subject, uint64_t stack_id,
+                            const uint64_t ns[format::kMsCount], uint32_t flags, uint32_t omp_state, uint64_t fork) {
   if (!writer) return;
+  if (omp_state) {  // an OpenMP program: the sample carries the thread's OpenMP state
+    using format::ClockSampleOmpRecord;
+    auto* rec = static_cast<ClockSampleOmpRecord*>(record_reserve(
+        writer, format::DataKind::kProfile, format::kRecClockSampleOmp, sizeof(ClockSampleOmpRecord)));
+    if (rec) {
+      rec->tid = subject->tid;
+      rec->tstamp_ns = now_ns();
+      rec->stack_id = stack_id;
+      rec->cpu = writer == subject ? sched_getcpu() : -1;
+      rec->flags = flags | (subject->is_main ? format::kClockFlagMainThread : 0);
+      memcpy(rec->ns, ns, sizeof rec->ns);
+      rec->omp_state = omp_state;
+      rec->reserved = 0;
+      rec->fork_stack_id = fork;
+      record_commit(rec, format::kRecClockSampleOmp, sizeof(ClockSampleOmpRecord));
+    }
+    record_release(writer);
+    return;
+  }
   auto* rec = static_cast<ClockSampleRecord*>(record_reserve(
       writer, format::DataKind::kProfile, format::kRecClockSample, sizeof(ClockSampleRecord)));
   if (rec) {

@@ -45,5 +45,9 @@ void clock_retire_adopted(ThreadState* writer, ThreadState* ts, uint64_t final_e
 // Writes one clock sample for `subject` through `writer`'s block cursors. Async-signal-safe.
 void write_clock_record(ThreadState* writer, const ThreadState* subject, uint64_t stack_id,
                         const uint64_t ns[format::kMsCount], uint32_t flags);
+// The same with the OpenMP state and fork stack given (time accumulated earlier, microstates.cc);
+// omp_state 0 writes a plain sample.
+void write_clock_record_omp(ThreadState* writer, const ThreadState* subject, uint64_t stack_id,
+                            const uint64_t ns[format::kMsCount], uint32_t flags, uint32_t omp_state, uint64_t fork);
 
 }  // namespace erkit::collector

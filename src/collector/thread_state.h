@@ -50,6 +50,8 @@ struct MicrostateTrack {
   uint64_t fault_majflt;     // the thread's major faults when last seen asleep in a fault
   // Accumulated, not yet written: one record per stack, flushed when the stack changes.
   uint64_t pending_stack_id;
+  uint32_t pending_omp_state;  // OpenMP state of the pending time (openmp_state.h), 0 = none
+  uint64_t pending_omp_fork;
   uint64_t pending_ns[format::kMsCount];
   // Run-queue wait seen before the thread had any known stack: given to its first one.
   uint64_t unplaced_wait_ns;
@@ -99,6 +101,14 @@ struct ThreadState {
   // program believes signal n is blocked on this thread (the kernel mask never blocks them).
   uint64_t program_blocked;
   HeldSignal held[kHeldSignals];  // arrived while the program had them blocked
+  // OpenMP (openmp_state.h): the thread's state, the region it works for and that region's
+  // fork-point stack; a small cache of fork-point stacks by call site.
+  uint32_t omp_state;       // format::OmpState
+  uint32_t omp_mutex_kind;  // OMPT: the state of the mutex wait in progress
+  uint64_t omp_region;      // region id (GOMP: for the implicit barrier / idle distinction)
+  uint64_t omp_fork_stack;
+  uint64_t omp_cache_key[4], omp_cache_stack[4];
+  uint32_t omp_cache_next;
   // Everything above is cleared when the slot is claimed; what follows is not (the sampler
   // may hold ms_lock while it discovers that the slot is being reused, see thread_state.cc).
   MicrostateTrack ms;

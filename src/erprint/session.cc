@@ -78,6 +78,7 @@ Session::Session(std::optional<rcfile::RcDefaults> rc_in) {
     names.show_object = n->find(":shared_object_name") != std::string::npos;
   }
   if (auto v = rc.get("viewmode")) viewmode = *v;
+  apply_viewmode();
   if (auto d = rc.get("en_desc")) en_desc = *d == "on";
   source_ = std::make_unique<SourceSettings>();
   for (auto& w : apply_rc(rc, source_.get())) warnings.push_back(std::move(w));

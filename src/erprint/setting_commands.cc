@@ -205,7 +205,8 @@ void add_setting_commands(std::vector<Command>& t) {
                    s.viewmode = a[0];
                    s.apply_viewmode();
                  }
-                 // Native experiments look the same in every mode (seed-spec §7.13).
+                 // Native experiments look the same in every mode (seed-spec §7.13); OpenMP
+                 // programs' stacks are transformed (docs/openmp.md).
                  return emit_report(s, "viewmode", fmt::format("current viewmode: {}\n", s.viewmode),
                                     json::Value::object().set("current", s.viewmode));
                }});

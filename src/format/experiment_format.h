@@ -89,6 +89,9 @@ enum RecordKind : uint32_t {
   kRecHeapMmap = 11,    // HeapAllocRecord
   kRecHeapMunmap = 12,  // HeapAllocRecord, stack_id = kNoStackId
   kRecMpiEvent = 13,    // MpiEventRecord
+  // OpenMP (docs/openmp.md); numbered apart from the others so parallel additions do not collide.
+  kRecClockSampleOmp = 40,  // ClockSampleOmpRecord: a clock sample with its OpenMP state
+  kRecOmpRegion = 41,       // OmpRegionRecord: one parallel region, written at its end
 };
 
 // ---- Call stacks --------------------------------------------------------------------------
@@ -441,6 +444,60 @@ struct HwcEventRecord {
   uint64_t regs[kHwcRegCount];  // addr_source == kHwcAddrRegs
 };
 static_assert(sizeof(HwcEventRecord) == 72 + 8 * kHwcRegCount);
+
+// ---- OpenMP (docs/openmp.md) --------------------------------------------------------------------
+// A thread of an OpenMP program is in one of these states when sampled. The collector knows them
+// from the runtime: LLVM libomp through OMPT (ompt_get_state, sync-region and mutex callbacks),
+// GCC libgomp from its interposed entry points (GOMP_parallel, GOMP_barrier, ...).
+enum OmpState : uint32_t {
+  kOmpNone = 0,             // not known (no OpenMP runtime seen): analysed as serial work
+  kOmpWork = 1,             // serial or parallel work
+  kOmpOverhead = 2,         // in the runtime: forking, scheduling, joining
+  kOmpIdle = 3,             // a worker between parallel regions
+  kOmpImplicitBarrier = 4,  // the barrier at the end of a region or worksharing construct
+  kOmpExplicitBarrier = 5,  // #pragma omp barrier
+  kOmpReduction = 6,        // reduction
+  kOmpLockWait = 7,         // omp_set_lock / omp_set_nest_lock
+  kOmpCriticalWait = 8,     // entering a critical section
+  kOmpOrderedWait = 9,      // entering an ordered section
+  kOmpAtomicWait = 10,      // atomic implemented with a lock
+  kOmpTaskWait = 11,        // taskwait / taskgroup
+  kOmpStateCount = 12,
+};
+
+// A clock sample of a thread of an OpenMP program: ClockSampleRecord's fields, then the thread's
+// OpenMP state and the call stack of the fork point of the parallel region it works for (the
+// master's call of the runtime, kNoStackId outside any region), from which the analysis roots
+// the worker's stack in the user view.
+struct ClockSampleOmpRecord {
+  uint32_t word;       // make_record_word(kRecClockSampleOmp, sizeof)
+  uint32_t tid;
+  uint64_t tstamp_ns;
+  uint64_t stack_id;
+  int32_t cpu;
+  uint32_t flags;
+  uint64_t ns[kMsCount];
+  uint32_t omp_state;  // OmpState
+  uint32_t reserved;
+  uint64_t fork_stack_id;
+};
+static_assert(sizeof(ClockSampleOmpRecord) == 104);
+
+// One parallel region, written by its master thread when the region ends ("profile" file).
+struct OmpRegionRecord {
+  uint32_t word;           // make_record_word(kRecOmpRegion, sizeof)
+  uint32_t tid;            // the master thread
+  uint64_t tstamp_ns;      // the region's begin (fork)
+  uint64_t stack_id;       // the fork point's call stack
+  uint64_t duration_ns;    // fork to join
+  uint64_t region_id;      // 1, 2, ... per process, in order of begin
+  uint64_t parent_id;      // the enclosing region (nested parallelism), 0 at the top level
+  uint32_t nthreads;       // threads of the team
+  uint32_t runtime;        // 1 = GCC libgomp, 2 = LLVM libomp (OMPT)
+};
+static_assert(sizeof(OmpRegionRecord) == 56);
+inline constexpr uint32_t kOmpRuntimeGomp = 1;
+inline constexpr uint32_t kOmpRuntimeOmpt = 2;
 
 // ---- Dynamic functions (collector_func_load) ------------------------------------------------
 // "dyntext" is a sequence of entries, one per collector_func_load call: a DyntextHeader, the

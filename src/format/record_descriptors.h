@@ -8,7 +8,17 @@ namespace erkit::format {
 
 inline constexpr const char* kStackDescriptor =
     "1 stack 0 word:u32@0 nframes:u32@4 id:u64@8 pcs:u64[]@16\n";
+// The profile of an OpenMP program also holds clock samples with their OpenMP state and the
+// parallel regions (docs/openmp.md).
 inline constexpr const char* kClockDescriptor =
+    "2 clock_sample 88 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
+    "flags:u32@28 ns:u64[7]@32\n"
+    "40 clock_sample_omp 104 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
+    "flags:u32@28 ns:u64[7]@32 omp_state:u32@88 fork_stack_id:u64@96\n"
+    "41 omp_region 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 duration_ns:u64@24 "
+    "region_id:u64@32 parent_id:u64@40 nthreads:u32@48 runtime:u32@52\n";
+// The profile layout before the OpenMP records; readers still accept it.
+inline constexpr const char* kLegacyClockDescriptor =
     "2 clock_sample 88 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
     "flags:u32@28 ns:u64[7]@32\n";
 inline constexpr const char* kOverviewDescriptor =
@@ -64,10 +74,14 @@ inline bool descriptor_accepted(DataKind k, const char* desc, size_t len) {
     size_t n = __builtin_strlen(want);
     return n == len && __builtin_memcmp(want, desc, n) == 0;
   };
-  return same(record_descriptor_text(k)) || (k == DataKind::kHeap && same(kLegacyHeapDescriptor));
+  return same(record_descriptor_text(k)) || (k == DataKind::kHeap && same(kLegacyHeapDescriptor)) ||
+         (k == DataKind::kProfile && same(kLegacyClockDescriptor));
 }
 
 static_assert(offsetof(ClockSampleRecord, ns) == 32);
+static_assert(offsetof(ClockSampleOmpRecord, omp_state) == 88);
+static_assert(offsetof(ClockSampleOmpRecord, fork_stack_id) == 96);
+static_assert(offsetof(OmpRegionRecord, nthreads) == 48);
 static_assert(sizeof(OverviewSampleRecord) == 184);
 static_assert(offsetof(OverviewSampleRecord, label) == 120);
 static_assert(offsetof(HeapReallocRecord, duration_ns) == 24);

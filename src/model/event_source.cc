@@ -9,14 +9,37 @@
 namespace erkit::model {
 namespace {
 
+}  // namespace
+
+uint32_t omp_metric(uint32_t state) {
+  switch (state) {
+    case format::kOmpNone: case format::kOmpWork: return kOmpWork;
+    case format::kOmpOverhead: return kOmpOver;
+    default: return kOmpWait;
+  }
+}
+
+bool has_omp_samples(const reader::Experiment& e) {
+  for (const auto& s : e.clock)
+    if (s.omp_state) return true;
+  return !e.omp_regions.empty();
+}
+
+namespace {
+
 void clock_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
   EventRecord ev;
+  // An OpenMP program: every sample is in one of OMP Work, Wait, Overhead (samples before the
+  // runtime started are serial work).
+  bool omp = has_omp_samples(e);
   for (const auto& s : e.clock) {
     std::memset(ev.values, 0, sizeof ev.values);
     ev.tstamp_ns = s.tstamp_ns;
     ev.stack_id = s.stack_id;
     ev.tid = s.tid;
     ev.cpu = s.cpu;
+    ev.omp_state = 0;
+    ev.omp_fork_stack = 0;
     if (s.flags & format::kClockFlagKernel) {  // er_kernel: KCPU Cycles, or Kthr Time of a -T thread
       int64_t ns = 0;
       for (uint32_t m = 0; m < format::kMsCount; ++m) ns += int64_t(s.ns[m]);
@@ -31,6 +54,10 @@ void clock_events(const reader::Experiment& e, const std::function<void(const Ev
     }
     ev.values[kTotal] = total;
     if (s.flags & format::kClockFlagMainThread) ev.values[kWall] = total;
+    ev.omp_state = s.omp_state;
+    ev.omp_fork_stack = s.omp_fork_stack;
+    ev.blocked = (s.flags & format::kClockFlagBlockedSample) != 0;
+    if (omp) ev.values[omp_metric(s.omp_state)] = total;  // refined by Profile (openmp_view.h)
     fn(ev);
   }
 }

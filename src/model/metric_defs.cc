@@ -66,6 +66,10 @@ const std::vector<MetricDef>& metric_defs() {
       {"cpu-migrations", "CPU Migrations", "Migrations", U::Count, S::Hwc},
       {"alignment-faults", "Alignment Faults", "Align. Faults", U::Count, S::Hwc},
       {"emulation-faults", "Emulation Faults", "Emul. Faults", U::Count, S::Hwc},
+      // OpenMP (seed-spec §2.8): each clock sample of an OpenMP program in exactly one of them.
+      {"ompwork", "OMP Work", "OMP Work", U::Nanoseconds, S::Omp},
+      {"ompwait", "OMP Wait", "OMP Wait", U::Nanoseconds, S::Omp},
+      {"ompover", "OMP Overhead", "OMP Ovhd.", U::Nanoseconds, S::Omp},
   };
   return defs;
 }

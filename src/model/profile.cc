@@ -19,9 +19,13 @@ uint64_t event_count(const reader::Experiment& e) { return e.clock.size() + e.he
 }  // namespace
 
 void Profile::set_view_mode(ViewMode m) {
+  if (m == view_mode_) return;
+  view_mode_ = m;
+  view_stacks_.clear();
+  computed_ = edges_computed_ = false;
+  // Java stacks are split by the resolver itself (model/viewmode/java_*): resolve them again.
   if (m == resolver_->view_mode()) return;
   resolver_->set_view_mode(m);
-  computed_ = edges_computed_ = false;
   for (uint32_t x = 0; x < exps_.size(); ++x)
     for_each_event(exps_[x], [&](const EventRecord& ev) { resolver_->resolve(x, exps_[x], ev.stack_id, ev.tstamp_ns); });
 }
@@ -130,7 +134,7 @@ void Profile::set_event_filter(EventPredicate pred, bool needs_stack_funcs) {
 }
 
 std::vector<uint32_t> Profile::available_metrics() const {
-  bool clock = false, heap = false, sync = false, io = false, mpi = false, kernel = false, kthr = false;
+  bool omp = false, clock = false, heap = false, sync = false, io = false, mpi = false, kernel = false, kthr = false;
   std::vector<bool> hwc(kMetricCount, false);  // the counters recorded (collect -h)
   for (const auto& e : exps_) {
     for (const auto& c : e.log.hwc_counters)
@@ -149,6 +153,7 @@ std::vector<uint32_t> Profile::available_metrics() const {
     sync |= !e.sync.empty();
     io |= !e.io.empty();
     mpi |= !e.mpi.empty();
+    omp |= has_omp_samples(e);
   }
   std::vector<uint32_t> out;
   for (uint32_t i = 0; i < kMetricCount; ++i) {
@@ -161,6 +166,7 @@ std::vector<uint32_t> Profile::available_metrics() const {
       case MetricSource::Hwc: if (hwc[i]) out.push_back(i); break;
       case MetricSource::Kernel: if (kernel) out.push_back(i); break;
       case MetricSource::KernelThread: if (kthr) out.push_back(i); break;
+      case MetricSource::Omp: if (omp) out.push_back(i); break;
     }
   }
   return out;
@@ -214,18 +220,45 @@ void Profile::compute() {
   if (computed_) return;
   aggs_.clear();
   std::unordered_map<uint64_t, uint32_t> index;  // (exp, stack id) -> aggs_ slot
+  std::unordered_map<uint64_t, uint32_t> view_index;  // view-mode stack (address) -> aggs_ slot
   uint64_t total = 0;
   for (const auto& e : exps_) total += event_count(e);
   common::Progress progress("aggregating", exps_.size() == 1 ? exps_[0].path : fmt::format("{} experiments", exps_.size()),
                             total);
   for (uint32_t x = 0; x < exps_.size(); ++x) {
     const reader::Experiment& e = exps_[x];
-    for_each_event(e, [&](const EventRecord& ev) {
+    for_each_event(e, [&](const EventRecord& machine_ev) {
       progress.tick();
-      const ResolvedStack& rs = resolver_->resolve(x, e, ev.stack_id, ev.tstamp_ns);
+      const ResolvedStack* rsp = &resolver_->resolve(x, e, machine_ev.stack_id, machine_ev.tstamp_ns);
+      EventRecord omp_ev;
+      const EventRecord* evp = &machine_ev;
+      uint64_t view_key = 0;
+      if (machine_ev.omp_state) {  // an OpenMP sample: its state and, but in machine mode, its view stack
+        if (!omp_view_) omp_view_ = std::make_unique<viewmode::OpenMpView>(funcs_, *resolver_);
+        omp_ev = machine_ev;
+        evp = &omp_ev;
+        uint32_t st = omp_view_->effective_state(*rsp, machine_ev.omp_state, machine_ev.blocked);
+        for (uint32_t m : {kOmpWork, kOmpWait, kOmpOver}) omp_ev.values[m] = 0;
+        omp_ev.values[omp_metric(st)] = machine_ev.values[kTotal];
+        if (view_mode_ != ViewMode::kMachine) {
+          auto k = std::make_tuple(x, machine_ev.stack_id, st, machine_ev.omp_fork_stack);
+          auto [vit, fresh] = view_stacks_.try_emplace(k);
+          if (fresh) {
+            const ResolvedStack* fork = machine_ev.omp_fork_stack
+                                            ? &resolver_->resolve(x, e, machine_ev.omp_fork_stack, machine_ev.tstamp_ns)
+                                            : nullptr;
+            vit->second = std::make_unique<ResolvedStack>(omp_view_->transform(*rsp, st, fork, view_mode_));
+          }
+          rsp = vit->second.get();
+          view_key = reinterpret_cast<uintptr_t>(rsp);
+        }
+      }
+      const EventRecord& ev = *evp;
+      const ResolvedStack& rs = *rsp;
       if (!keeps(x, ev, rs)) return;
       uint64_t key = (uint64_t(x) << 56) ^ ev.stack_id;
-      auto [it, inserted] = index.try_emplace(key, uint32_t(aggs_.size()));
+      auto [it, inserted] = view_key ? view_index.try_emplace(view_key, uint32_t(aggs_.size()))
+                                     : index.try_emplace(key, uint32_t(aggs_.size()));
       if (inserted) {
         StackAggregate a{x, &rs, {}, {}};
         aggs_.push_back(std::move(a));
@@ -400,5 +433,6 @@ std::vector<FuncId> Profile::functions_with_data() {
   }
   return out;
 }
+
 
 }  // namespace erkit::model

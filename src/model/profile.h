@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <tuple>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -14,6 +16,7 @@
 #include "model/function_table.h"
 #include "model/metric_defs.h"
 #include "model/stack_resolver.h"
+#include "model/viewmode/openmp_view.h"
 #include "reader/experiment.h"
 
 namespace erkit::filter {
@@ -70,7 +73,9 @@ class Profile {
   uint32_t add_experiment(reader::Experiment e);
   const std::vector<reader::Experiment>& experiments() const { return exps_; }
 
-  // Java/OpenMP view mode (seed-spec §6.9): every stack is resolved again. Invalidates results.
+  // View mode (er_print viewmode, seed-spec §6.9-6.10): how Java stacks (model/viewmode/java_*,
+  // resolved again) and OpenMP samples' stacks (model/viewmode/openmp_view.h) are shown.
+  // Invalidates results.
   void set_view_mode(ViewMode m);
 
   // Events for which pred returns false are left out (null: keep all). Invalidates results.
@@ -110,6 +115,7 @@ class Profile {
   FuncId object_function(ObjId o);
   // Objects that have functions in the loaded experiments, in load order.
   std::vector<ObjId> objects_in_load_order() const;
+  ViewMode view_mode() const { return view_mode_; }
 
  private:
   void compute();
@@ -139,6 +145,10 @@ class Profile {
   std::vector<std::unordered_map<uint32_t, uint32_t>> thread_numbers_;  // tid -> number
   std::vector<std::vector<int32_t>> cpus_;
   std::vector<bool> collapsed_;                     // by ObjId
+  ViewMode view_mode_ = ViewMode::kUser;
+  std::unique_ptr<viewmode::OpenMpView> omp_view_;
+  // Stacks as the view mode shows them, by (experiment, stack, state, fork stack).
+  std::map<std::tuple<uint32_t, uint64_t, uint32_t, uint64_t>, std::unique_ptr<ResolvedStack>> view_stacks_;
   std::unordered_map<ObjId, FuncId> object_funcs_;  // collapsed object -> pseudo-function
 };
 

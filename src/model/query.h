@@ -61,7 +61,7 @@ struct QueryRequest {
   std::map<selection::Target, std::string> selections;  // *_select text per target; missing = all
   std::vector<ObjId> hidden_objects;  // shown as one <object> function (object_hide)
   FuncId center = 0;  // the function of the Callers/Callees views
-  std::optional<ViewMode> view_mode;  // Java stacks' presentation (docs/java.md); unset = as it is
+  std::optional<ViewMode> view_mode;  // Java and OpenMP stacks' presentation (docs/java.md, docs/openmp.md); unset = as it is
 };
 
 struct QueryRow {

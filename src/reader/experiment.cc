@@ -303,6 +303,24 @@ void read_data(Experiment& e) {
           e.clock.push_back(s);
           return;
         }
+        case format::kRecClockSampleOmp: {
+          format::ClockSampleOmpRecord r;
+          if (!copy_record(p, size, &r)) { ++bad; return; }
+          bool ok = r.omp_state < format::kOmpStateCount;
+          for (uint64_t ns : r.ns) ok = ok && ns <= kMaxPlausible;
+          if (!ok) { ++implausible; return; }
+          ClockSample s{r.tstamp_ns, r.stack_id, r.tid, r.cpu, r.flags, {}, r.omp_state, r.fork_stack_id};
+          std::memcpy(s.ns, r.ns, sizeof s.ns);
+          e.clock.push_back(s);
+          return;
+        }
+        case format::kRecOmpRegion: {
+          format::OmpRegionRecord r;
+          if (!copy_record(p, size, &r)) ++bad;
+          else if (r.duration_ns > kMaxPlausible) ++implausible;
+          else e.omp_regions.push_back(r);
+          return;
+        }
         case format::kRecOverviewSample: {
           OverviewSample s;
           if (!copy_record(p, size, &s.rec)) { ++bad; return; }
@@ -382,6 +400,7 @@ void read_data(Experiment& e) {
   std::stable_sort(e.heap.begin(), e.heap.end(), by_time);
   std::stable_sort(e.sync.begin(), e.sync.end(), by_time);
   std::stable_sort(e.io.begin(), e.io.end(), by_time);
+  std::stable_sort(e.omp_regions.begin(), e.omp_regions.end(), by_time);
   std::stable_sort(e.samples.begin(), e.samples.end(),
                    [](const OverviewSample& a, const OverviewSample& b) { return a.rec.tstamp_ns < b.rec.tstamp_ns; });
 }

@@ -120,6 +120,8 @@ struct ClockSample {
   int32_t cpu;
   uint32_t flags;
   uint64_t ns[format::kMsCount];
+  uint32_t omp_state = 0;       // format::OmpState (kRecClockSampleOmp), 0 = none
+  uint64_t omp_fork_stack = 0;  // the fork point of the sample's parallel region
 };
 
 struct OverviewSample {
@@ -144,6 +146,7 @@ struct Experiment {
   std::vector<format::IoEventRecord> io;
   std::vector<format::MpiEventRecord> mpi;
   std::vector<format::HwcEventRecord> hwc;  // counter overflows and dataspace records
+  std::vector<format::OmpRegionRecord> omp_regions;  // OpenMP parallel regions (docs/openmp.md)
   std::vector<std::string> notes;
   std::vector<std::string> descendants;  // paths of _*.er subdirectories
   std::vector<DynamicFunction> dynamic_functions;

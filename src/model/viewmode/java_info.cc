@@ -31,18 +31,6 @@ bool to_u64(const std::string& s, uint64_t* v, int base) {
 
 }  // namespace
 
-bool parse_view_mode(const std::string& s, ViewMode* m) {
-  if (s == "user") *m = ViewMode::kUser;
-  else if (s == "expert") *m = ViewMode::kExpert;
-  else if (s == "machine") *m = ViewMode::kMachine;
-  else return false;
-  return true;
-}
-
-const char* view_mode_name(ViewMode m) {
-  return m == ViewMode::kUser ? "user" : m == ViewMode::kExpert ? "expert" : "machine";
-}
-
 uint32_t JavaMethod::line_at(uint32_t bci) const {
   uint32_t line = 0;
   for (const auto& [start, l] : lines) {

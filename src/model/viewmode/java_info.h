@@ -7,12 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include "model/viewmode/view_mode.h"
+
 namespace erkit::model {
 
-enum class ViewMode { kUser, kExpert, kMachine };
-// "user", "expert", "machine"; false for anything else.
-bool parse_view_mode(const std::string& s, ViewMode* m);
-const char* view_mode_name(ViewMode m);
 
 struct JavaMethod {
   std::string class_name;  // "pkg.Hot"
