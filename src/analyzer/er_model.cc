@@ -19,8 +19,7 @@ namespace {
 
 // The .er.rc files er_print reads: ./.er.rc, ~/.er.rc, then the system er.rc (or the
 // built-in defaults when the installation has none).
-erprint::rcfile::RcDefaults load_defaults() {
-  namespace rcfile = erprint::rcfile;
+rcfile::RcDefaults load_defaults() {
   const std::string sys = erprint::system_rc_path();
   rcfile::RcDefaults d = rcfile::load_rc(rcfile::standard_paths(sys));
   std::error_code ec;
@@ -53,7 +52,7 @@ ErModel::~ErModel() = default;
 bool ErModel::load(const std::vector<std::string>& paths, std::string* error) {
   std::lock_guard<std::mutex> lock(mu_);
   common::Progress::disable();
-  erprint::rcfile::RcDefaults rc = load_defaults();
+  rcfile::RcDefaults rc = load_defaults();
   session_ = std::make_unique<erprint::Session>(std::move(rc));
   for (const auto& p : paths)
     if (!session_->load(p, error)) return false;

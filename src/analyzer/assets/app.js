@@ -374,8 +374,7 @@ async function applyPresentation(save) {
     if (tr.querySelector('.fl-e').checked) fl += 'e';
     if (tr.querySelector('.fl-i').checked) fl += 'i';
     if (!fl) continue;
-    const vis = v === '.' ? '' : v;  // time alone is the default visibility
-    parts.push(`${fl}${vis}.${tr.dataset.metric}`.replace(/^(e|i|ei)\.\./, '$1.'));
+    parts.push(`${fl}${v}${tr.dataset.metric}`);  // e.g. ie.%user (docs/er_print.md)
   }
   const cmds = [`metrics ${parts.join(':') || 'e.user'}`, `sort ${$('present-sort').value}`,
                 `name ${$('present-name').value}`, `viewmode ${$('present-viewmode').value}`];

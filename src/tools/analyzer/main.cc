@@ -35,8 +35,8 @@ constexpr std::string_view kUsage =
     "descendants as er_print takes them) on 127.0.0.1 and prints its URL.\n"
     "  --port N       listen on port N (default: a free port)\n"
     "  --no-browser   do not open a browser (the URL is printed either way)\n"
-    "  -V, --version  print the version\n"
-    "  -h, --help     print this help\n"
+    "  -V             print the version (as --version)\n"
+    "  -h             print this help (as --help)\n"
     "Every request must carry the random token of the printed URL (docs/analyzer.md).\n";
 
 int fail(const std::string& m) {

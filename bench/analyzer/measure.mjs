@@ -1,0 +1,74 @@
+// The analyzer's speed on a large experiment (docs/performance.md, "analyzer"): time to the
+// first screen, server time of each tab switch and selection, canvas redraw times.
+//   node bench/analyzer/measure.mjs BUILD_DIR [EVENTS]     (Playwright from tests/analyzer/)
+// Writes a markdown table on stdout.
+import {createRequire} from 'node:module';
+import {execFileSync, spawn} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import url from 'node:url';
+
+const here = path.dirname(url.fileURLToPath(import.meta.url));
+const require = createRequire(path.join(here, '../../tests/analyzer/package.json'));
+const {chromium} = require('@playwright/test');
+
+const build = path.resolve(process.argv[2] || 'build');
+const events = +(process.argv[3] || 1000000);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'erkit-analyzer-bench-'));
+const exp = path.join(dir, 'synth.er');
+execFileSync(path.join(build, 'bin/erkit-synth'), ['--out', exp, '--events', String(events), '--stacks', '100000', '--depth', '30'], {stdio: 'inherit'});
+
+const t0 = performance.now();
+const proc = spawn(path.join(build, 'bin/analyzer'), ['--no-browser', exp], {cwd: dir, stdio: ['ignore', 'pipe', 'inherit']});
+const link = await new Promise((resolve, reject) => {
+  let out = '';
+  proc.stdout.on('data', d => { out += d; const m = out.match(/^analyzer: (http\S+)$/m); if (m) resolve(m[1]); });
+  proc.on('exit', c => reject(new Error(`analyzer exited ${c}`)));
+});
+const tLoaded = performance.now();
+const browser = await chromium.launch({executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox']});
+const page = await browser.newPage({viewport: {width: 1280, height: 800}});
+const tNav = performance.now();
+await page.goto(link);
+await page.waitForSelector('#left[data-ready="1"] #functions-table');
+const tFirst = performance.now();
+
+// Server time of the API requests since the mark: the longest one (the page waits for each).
+const apiTime = () => page.evaluate(() => {
+  const e = performance.getEntriesByType('resource').filter(r => r.name.includes('/api/'));
+  performance.clearResourceTimings();
+  return e.length ? Math.max(...e.map(r => r.responseStart - r.requestStart)) : 0;
+});
+await apiTime();
+const rows = [];
+for (const tab of ['callers', 'calltree', 'flame', 'source', 'lines', 'disasm', 'pcs', 'timeline', 'statistics', 'experiments', 'functions']) {
+  const s = performance.now();
+  await page.click(`#tab-${tab}`);
+  await page.waitForSelector(`#left[data-tab="${tab}"][data-ready="1"]`);
+  rows.push([`tab ${tab}`, await apiTime(), performance.now() - s]);
+  if (tab === 'functions') {
+    const s2 = performance.now();
+    await page.locator('#functions-table tbody tr').nth(2).click();
+    await page.waitForFunction(() => document.querySelector('#summary-name'));
+    rows.push(['select a function (Summary)', await apiTime(), performance.now() - s2]);
+  }
+  if (tab === 'flame') {
+    const d = await page.evaluate(() => { window.__flame.draw(); return window.__flame.lastDraw; });
+    rows.push([`flame graph redraw (${d.nodes} frames)`, 0, d.ms]);
+  }
+  if (tab === 'timeline') {
+    const d = await page.evaluate(() => { window.__timeline.draw(); return window.__timeline.lastDraw; });
+    rows.push([`timeline redraw (${d.events} samples)`, 0, d.ms]);
+  }
+}
+console.log(`analyzer on ${events.toLocaleString('en')} events (erkit-synth, 100,000 stacks × 30): ` +
+            `load until the URL is printed ${((tLoaded - t0) / 1000).toFixed(2)} s, ` +
+            `first screen (page load to the Functions table) ${((tFirst - tNav) / 1000).toFixed(2)} s, ` +
+            `start to first screen ${((tFirst - t0 - (tNav - tLoaded)) / 1000).toFixed(2)} s\n`);
+console.log('| action | longest server time ms | wall in the browser ms |\n|---|---|---|');
+for (const [a, srv, wall] of rows) console.log(`| ${a} | ${srv ? srv.toFixed(0) : '-'} | ${wall.toFixed(0)} |`);
+await browser.close();
+proc.kill('SIGTERM');
+fs.rmSync(dir, {recursive: true, force: true});
+fs.rmSync(exp + '.src', {recursive: true, force: true});
