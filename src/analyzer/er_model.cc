@@ -96,7 +96,21 @@ std::string ErModel::run_locked(const std::vector<std::string>& lines) {
   FILE* mem = open_memstream(&buf, &len);
   if (!mem) return "[]";
   session_->set_output(mem);
-  for (const auto& l : lines) erprint::execute(*session_, l);
+  for (const auto& l : lines) {
+    // execute() without its stderr message (the page shows the error): the same JSON object.
+    erprint::CommandResult r = erprint::run_command_line(*session_, l);
+    if (!r.ok) {
+      std::string err;
+      auto words = erprint::split_command_line(l, &err);
+      json::Value v = json::Value::object()
+                          .set("schema", "erkit.er_print")
+                          .set("version", erprint::kJsonSchemaVersion)
+                          .set("command", words.empty() ? "" : words[0])
+                          .set("error", r.error);
+      std::string text = v.dump() + "\n";
+      std::fwrite(text.data(), 1, text.size(), mem);
+    }
+  }
   session_->set_output(stdout);  // closes mem
   std::string text(buf, len);
   std::free(buf);

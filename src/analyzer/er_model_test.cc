@@ -53,6 +53,8 @@ TEST_F(ErModelTest, SettingsPersistLikeAnErPrintSession) {
   EXPECT_EQ(v[0]["data"]["rows"].size(), 2u);
   v = parse(m.run({"nosuchcommand"}));
   EXPECT_FALSE(v[0]["error"].as_string().empty());
+  EXPECT_EQ(v[0]["command"].as_string(), "nosuchcommand");
+  EXPECT_EQ(v[0]["schema"].as_string(), "erkit.er_print");
 }
 
 TEST_F(ErModelTest, OnlyReportAndViewCommands) {

@@ -38,12 +38,16 @@ async function selectFunction(page, name) {
   await page.locator('#functions-table tbody tr', {has: page.locator('td.name', {hasText: new RegExp(`^${name}$`)})}).click();
   await expect(page.locator('#summary-name')).toHaveText(name);
 }
+// The page re-renders after each action; compare once it has (or fail after the timeout).
+async function expectTable(page, selector, want) {
+  await expect(async () => expect(await tableRows(page, selector)).toEqual(want)).toPass({timeout: 15_000});
+}
 function fid(name) { return truth(['functions']).rows.find(r => r.name === name).id; }
 
 test('Functions tab equals er_print -functions', async ({page}) => {
   await open(page);
   const want = expectedRows(truth(['functions']));
-  expect(await tableRows(page, '#functions-table')).toEqual(want);
+  await expectTable(page, '#functions-table', want);
   expect(want.map(r => r[r.length - 1])).toEqual(expect.arrayContaining(['<Total>', 'one', 'two']));
   await screenshot(page, 'functions');
 });
@@ -60,9 +64,9 @@ test('selection is shared: Summary, Callers-Callees, Source, Disassembly follow 
   await tab(page, 'callers');
   const cc = truth(['csingle two']);
   const p = cc.panels[0];
-  expect(await tableRows(page, '#callers-table')).toEqual(expectedRows(cc, p.callers));
-  expect(await tableRows(page, '#function-table')).toEqual(expectedRows(cc, [p.function]));
-  expect(await tableRows(page, '#callees-table')).toEqual(expectedRows(cc, p.callees));
+  await expectTable(page, '#callers-table', expectedRows(cc, p.callers));
+  await expectTable(page, '#function-table', expectedRows(cc, [p.function]));
+  await expectTable(page, '#callees-table', expectedRows(cc, p.callees));
   await screenshot(page, 'callers-callees');
 
   await tab(page, 'source');
@@ -123,9 +127,9 @@ test('Call Tree and Flame Graph equal er_print -calltree', async ({page}) => {
 
 test('Lines, PCs, Statistics and Experiments equal er_print', async ({page}) => {
   await open(page, '#tab=lines');
-  expect(await tableRows(page, '#lines-table')).toEqual(expectedRows(truth(['lines'])));
+  await expectTable(page, '#lines-table', expectedRows(truth(['lines'])));
   await tab(page, 'pcs');
-  expect(await tableRows(page, '#pcs-table')).toEqual(expectedRows(truth(['pcs'])));
+  await expectTable(page, '#pcs-table', expectedRows(truth(['pcs'])));
   await tab(page, 'statistics');
   const st = truth(['statistics']);
   for (const [k, v] of Object.entries(st.total)) await expect(page.locator(`#statistics-table td[data-key="${k}"]`)).toHaveText(String(v));
@@ -153,18 +157,18 @@ test('Timeline: a dragged range filters every tab', async ({page}) => {
   await tab(page, 'functions');
   const filtered = truth([`filters TSTAMP >= ${range[0]} && TSTAMP < ${range[1]}`, 'functions']);
   const all = truth(['functions']);
-  expect(await tableRows(page, '#functions-table')).toEqual(expectedRows(filtered));
+  await expectTable(page, '#functions-table', expectedRows(filtered));
   expect(filtered.rows[0].values[0]).toBeLessThan(all.rows[0].values[0]);
   // The URL holds the range: a deep link opens the same view.
   expect(page.url()).toContain('range=');
   const page2 = await page.context().newPage();
   await page2.goto(page.url());
   await page2.waitForSelector('#left[data-ready="1"][data-tab="functions"]');
-  expect(await tableRows(page2, '#functions-table')).toEqual(expectedRows(filtered));
+  await expectTable(page2, '#functions-table', expectedRows(filtered));
   await page2.click('#btn-clear-filter');
   await page2.waitForSelector('#left[data-ready="1"][data-tab="functions"]');
   await expect(page2.locator('#filter-label')).toHaveText('');
-  expect(await tableRows(page2, '#functions-table')).toEqual(expectedRows(all));
+  await expectTable(page2, '#functions-table', expectedRows(all));
 });
 
 test('Filter Data dialog, context menu focus, keyboard navigation, deep link', async ({page}) => {
@@ -174,7 +178,7 @@ test('Filter Data dialog, context menu focus, keyboard navigation, deep link', a
   await page.click('#filter-apply');
   await page.waitForSelector('#left[data-ready="1"]');
   await expect(page.locator('#filter-label')).toHaveText('Filter: (THRID == 1)');
-  expect(await tableRows(page, '#functions-table')).toEqual(expectedRows(truth(['filters (THRID == 1)', 'functions'])));
+  await expectTable(page, '#functions-table', expectedRows(truth(['filters (THRID == 1)', 'functions'])));
   // A bad expression: er_print's message, the filter unchanged.
   await page.click('#btn-filter');
   await page.fill('#filter-expr', 'THRID == FOO');
@@ -182,18 +186,20 @@ test('Filter Data dialog, context menu focus, keyboard navigation, deep link', a
   await expect(page.locator('#filter-error')).toContainText("unknown keyword 'FOO'");
   await page.keyboard.press('Escape');
   await page.click('#btn-clear-filter');
-  await page.waitForSelector('#left[data-ready="1"]');
+  await expect(page.locator('#filter-label')).toHaveText('');
+  await expectTable(page, '#functions-table', expectedRows(truth(['functions'])));
   // Context menu: focus on one (stacks containing it).
   const one = fid('one');
   await page.locator('#functions-table tbody tr', {has: page.locator('td.name', {hasText: /^one$/})}).click({button: 'right'});
   await page.click('#context-menu li:has-text("Focus on this function")');
   await page.waitForSelector('#left[data-ready="1"]');
   await expect(page.locator('#filter-label')).toContainText(`${one} SOME IN STACK`);
-  expect(await tableRows(page, '#functions-table')).toEqual(expectedRows(truth([`filters (${one} SOME IN STACK)`, 'functions'])));
+  await expectTable(page, '#functions-table', expectedRows(truth([`filters (${one} SOME IN STACK)`, 'functions'])));
   await page.click('#btn-clear-filter');
-  await page.waitForSelector('#left[data-ready="1"]');
+  await expect(page.locator('#filter-label')).toHaveText('');
   // Keyboard: Home selects <Total>, Down the next row; Enter opens its callers-callees.
   const fn = truth(['functions']);
+  await expectTable(page, '#functions-table', expectedRows(fn));
   await page.focus('#functions-table');
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowDown');
@@ -205,7 +211,7 @@ test('Filter Data dialog, context menu focus, keyboard navigation, deep link', a
   await open(page, `#tab=callers&fn=${one}`);
   await expect(page.locator('#summary-name')).toHaveText('one');
   const cc = truth(['csingle one']);
-  expect(await tableRows(page, '#function-table')).toEqual(expectedRows(cc, [cc.panels[0].function]));
+  await expectTable(page, '#function-table', expectedRows(cc, [cc.panels[0].function]));
 });
 
 test('Set Data Presentation: OK applies, Save writes .er.rc that er_print reads', async ({page}) => {
@@ -224,7 +230,7 @@ test('Set Data Presentation: OK applies, Save writes .er.rc that er_print reads'
   // er_print in that directory reads the saved .er.rc: the same table as the page.
   const fn = truth(['functions']);
   expect(fn.columns.some(c => c.flavor === 'inclusive' && c.metric === 'system')).toBe(true);
-  expect(await tableRows(page, '#functions-table')).toEqual(expectedRows(fn));
+  await expectTable(page, '#functions-table', expectedRows(fn));
   fs.rmSync(path.join(dir, '.er.rc'));
 });
 
