@@ -15,9 +15,10 @@ namespace erkit::analyzer {
 namespace {
 
 void set_common_headers(httplib::Response& res) {
-  // Nothing from elsewhere: no CDN, no framing, no referrer (the URL holds the token).
+  // Nothing from elsewhere: no CDN, no framing, no referrer (the URL holds the token). Inline
+  // style attributes are allowed (bar widths, indentation); scripts only from the page's files.
   res.set_header("Content-Security-Policy",
-                 "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                 "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
                  "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
   res.set_header("X-Frame-Options", "DENY");
   res.set_header("X-Content-Type-Options", "nosniff");

@@ -110,13 +110,13 @@ test('Call Tree and Flame Graph equal er_print -calltree', async ({page}) => {
   expect(total).toBe(ct.root.values[ct.columns.findIndex(c => c.flavor === 'inclusive' && c.unit !== 'percent')]);
   // Search highlights: the frames of two.
   await page.fill('#flame-search', '^two$');
+  await screenshot(page, 'flame');
   // Click to zoom on two: it becomes the full width, and the selection.
   const r = await page.evaluate(() => { const x = window.__flame.rects.find(r => r.node.name === 'two'); return x && {x: x.x + x.w / 2, y: x.y + 5}; });
   expect(r).toBeTruthy();
   await page.click('#flame-canvas', {position: r});
   await expect(page.locator('#summary-name')).toHaveText('two');
   expect(await page.evaluate(() => window.__flame.zoom.name)).toBe('two');
-  await screenshot(page, 'flame');
   // Inverted: leaf functions at the bottom, their exclusive values summing to the total.
   await page.check('#flame-inverted');
   const leaves = await page.evaluate(() => window.__flame.root.children.map(c => [c.name, c.total]));

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export const BIN = process.env.ERKIT_BIN_DIR;
-export const PROGRAMS = process.env.ERKIT_TEST_PROGRAMS_DIR;
+export const BIN = process.env.ERKIT_BIN_DIR && path.resolve(process.env.ERKIT_BIN_DIR);
+export const PROGRAMS = process.env.ERKIT_TEST_PROGRAMS_DIR && path.resolve(process.env.ERKIT_TEST_PROGRAMS_DIR);
 if (!BIN || !PROGRAMS) throw new Error('ERKIT_BIN_DIR and ERKIT_TEST_PROGRAMS_DIR must be set (ctest sets them)');
 
 export function tempDir() { return fs.mkdtempSync(path.join(os.tmpdir(), 'erkit-analyzer-')); }

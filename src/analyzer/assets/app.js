@@ -70,7 +70,7 @@ async function showSummary() {
       h += `<tr><th>${escapeHtml(m.title)}</th><td data-flavor="exclusive" data-metric="${escapeHtml(m.metric)}">${formatValue({unit: m.unit}, m.exclusive)}</td><td>${m.exclusive_percent.toFixed(2)}%</td>` +
            `<td data-flavor="inclusive" data-metric="${escapeHtml(m.metric)}">${formatValue({unit: m.unit}, m.inclusive)}</td><td>${m.inclusive_percent.toFixed(2)}%</td></tr>`;
     h += '</table><dl>';
-    const info = [['Address', f.address], ['Size', f.size], ['Source File', f.source_file], ['Object File', f.object_file],
+    const info = [['Address', typeof f.address === 'number' ? '0x' + f.address.toString(16) : f.address], ['Size', f.size], ['Source File', f.source_file], ['Object File', f.object_file],
                   ['Load Object', f.load_object], ['Mangled Name', f.mangled_name], ['Aliases', (f.aliases || []).join(', ')]];
     for (const [k, v] of info) if (v !== undefined && v !== '') h += `<dt>${k}</dt><dd>${escapeHtml(v)}</dd>`;
     el.innerHTML = h + '</dl>';

@@ -1,10 +1,10 @@
 // Timeline on a canvas: per experiment a sample bar coloured by microstate (er_print's
 // overview), zoom with the wheel, pan by shift-drag, and a dragged range that becomes a time
 // filter (TSTAMP, ns since the start of each experiment) every other tab follows.
+// Microstates by the names of er_print's overview (the metric names: user, system, ...).
 const stateColors = {
-  user: '#2e7d32', system: '#c6ff00', trap: '#ffeb3b', text_page_fault: '#ff9800',
-  data_page_fault: '#ff5722', kernel_page_fault: '#795548', user_lock: '#e91e63', sleep: '#1e88e5',
-  wait_cpu: '#90caf9', stopped: '#9e9e9e', other: '#607d8b'};
+  user: '#2e7d32', system: '#c6ff00', trap: '#ffeb3b', text: '#ff9800', data: '#ff5722', kernel: '#795548',
+  lock: '#e91e63', sleep: '#1e88e5', wait: '#90caf9', owait: '#bdbdbd', stop: '#424242', other: '#607d8b'};
 
 export function colorOfState(s) { return stateColors[s] || stateColors.other; }
 
