@@ -27,6 +27,8 @@ const link = await new Promise((resolve, reject) => {
   proc.on('exit', c => reject(new Error(`analyzer exited ${c}`)));
 });
 const tLoaded = performance.now();
+process.stderr.write(`loaded in ${((tLoaded - t0) / 1000).toFixed(2)} s\n`);
+process.on('exit', () => proc.kill('SIGTERM'));
 const browser = await chromium.launch({executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox']});
 const page = await browser.newPage({viewport: {width: 1280, height: 800}});
 const tNav = performance.now();
@@ -42,10 +44,19 @@ const apiTime = () => page.evaluate(() => {
 });
 await apiTime();
 const rows = [];
+const step = (what, p) => Promise.race([p, new Promise((_, rej) => setTimeout(() => rej(new Error(`${what}: over 120 s`)), 120_000))]);
 for (const tab of ['callers', 'calltree', 'flame', 'source', 'lines', 'disasm', 'pcs', 'timeline', 'statistics', 'experiments', 'functions']) {
   const s = performance.now();
-  await page.click(`#tab-${tab}`);
-  await page.waitForSelector(`#left[data-tab="${tab}"][data-ready="1"]`);
+  process.stderr.write(`tab ${tab}...\n`);
+  try {
+    await step(tab, (async () => {
+      await page.click(`#tab-${tab}`);
+      await page.waitForSelector(`#left[data-tab="${tab}"][data-ready="1"]`, {timeout: 120_000});
+    })());
+  } catch (e) {
+    rows.push([`tab ${tab}`, 0, NaN, e.message]);
+    break;
+  }
   rows.push([`tab ${tab}`, await apiTime(), performance.now() - s]);
   if (tab === 'functions') {
     const s2 = performance.now();
@@ -67,7 +78,7 @@ console.log(`analyzer on ${events.toLocaleString('en')} events (erkit-synth, 100
             `first screen (page load to the Functions table) ${((tFirst - tNav) / 1000).toFixed(2)} s, ` +
             `start to first screen ${((tFirst - t0 - (tNav - tLoaded)) / 1000).toFixed(2)} s\n`);
 console.log('| action | longest server time ms | wall in the browser ms |\n|---|---|---|');
-for (const [a, srv, wall] of rows) console.log(`| ${a} | ${srv ? srv.toFixed(0) : '-'} | ${wall.toFixed(0)} |`);
+for (const [a, srv, wall, note] of rows) console.log(`| ${a} | ${srv ? srv.toFixed(0) : '-'} | ${note || wall.toFixed(0)} |`);
 await browser.close();
 proc.kill('SIGTERM');
 fs.rmSync(dir, {recursive: true, force: true});

@@ -2,8 +2,12 @@
 // <tr> per row, keyboard navigation (Up/Down/Home/End/Enter), selection by function id.
 import {formatValue, columnTitle, escapeHtml} from './format.js';
 
+// Rows shown before "Show all": a list of 100 000 lines or PCs would take the browser seconds.
+export const kRowCap = 2000;
+
 // rows: [{id?, name, values}]; opts: {selectedId, onSelect(row), onActivate(row), onContext(row, ev), cls}
-export function renderTable(container, columns, rows, opts = {}) {
+export function renderTable(container, columns, allRows, opts = {}) {
+  const rows = opts.all || allRows.length <= kRowCap ? allRows : allRows.slice(0, kRowCap);
   const table = document.createElement('table');
   table.className = 'metrics ' + (opts.cls || '');
   table.tabIndex = 0;
@@ -16,6 +20,18 @@ export function renderTable(container, columns, rows, opts = {}) {
   });
   table.innerHTML = `<thead><tr>${head}<th class="name">Name</th></tr></thead><tbody>${body}</tbody>`;
   container.appendChild(table);
+  if (rows.length < allRows.length) {
+    const more = document.createElement('button');
+    more.className = 'show-all';
+    more.textContent = `Show all ${allRows.length} rows (${kRowCap} shown)`;
+    more.addEventListener('click', () => {
+      const t = renderTable(document.createDocumentFragment(), columns, allRows, {...opts, all: true});
+      t.id = table.id;
+      table.replaceWith(t);
+      more.remove();
+    });
+    container.appendChild(more);
+  }
   const trs = table.tBodies[0].rows;
   let current = [...trs].findIndex(tr => tr.classList.contains('selected'));
   const select = (i, activate) => {
