@@ -107,6 +107,29 @@ document.addEventListener('click', ev => { if (!ev.target.closest('#context-menu
 function go(tab, id) { state.fn = id; state.tab = tab; writeHash(); show(tab); showSummary(); }
 const rowOpts = () => ({selectedId: state.fn ?? undefined, onSelect: r => select(r.id), onActivate: r => go('callers', r.id), onContext: contextMenu});
 
+// er_print's calltree, its first kTreeNodes nodes in depth-first order (er_print's `limit`
+// applies to the tree as to its text form); the session's own limit is restored after.
+const kTreeNodes = 20000;
+async function calltreeReport() {
+  const all = await api.run('limit', `limit ${kTreeNodes}`, 'calltree');
+  const prev = all[0].data.current;
+  await api.run(`limit ${prev}`);
+  for (const o of all) if (o.error) throw new Error(o.error);
+  return all[2].data;
+}
+function treeNote(el, tree) {
+  let n = 0;
+  const count = x => { ++n; (x.children || []).forEach(count); };
+  count(tree.root);
+  if (n >= kTreeNodes) {
+    const p = document.createElement('p');
+    p.className = 'hint';
+    p.id = 'tree-truncated';
+    p.textContent = `The tree has more than ${kTreeNodes} nodes: the first ${kTreeNodes} in depth-first order (hottest first) are shown.`;
+    el.appendChild(p);
+  }
+}
+
 // ---- tabs
 const tabs = [
   {id: 'functions', label: 'Functions', async render(el) {
@@ -126,11 +149,13 @@ const tabs = [
     section('Callees', p.callees, 'callees-table');
   }},
   {id: 'calltree', label: 'Call Tree', async render(el) {
-    const d = await api.report('calltree');
+    const d = await calltreeReport();
+    treeNote(el, d);
     renderTree(el, d);
   }},
   {id: 'flame', label: 'Flame Graph', async render(el) {
-    const d = await api.report('calltree');
+    const d = await calltreeReport();
+    treeNote(el, d);
     const bar = document.createElement('div');
     bar.innerHTML = `<label><input type="checkbox" id="flame-inverted"${state.inverted ? ' checked' : ''}> Inverted (callers above leaf functions)</label>
       <label>Search: <input id="flame-search" placeholder="regular expression"></label> <button id="flame-reset">Reset zoom</button>`;
