@@ -79,21 +79,34 @@ export class Timeline {
       const y = 20 + i * (this.rowH + 10);
       ctx.fillStyle = '#000';
       ctx.fillText(`Exp ${e.experiment}`, 4, y + this.rowH / 2);
+      // Samples are summed per pixel column (a 10,000-sample run is ~10 per pixel), so a
+      // redraw costs one bar per column and state, not one per sample.
+      const cols = new Map();
       for (const s of e.samples) {
         const x0 = Math.max(this.left, X(s.start_ns)), x1 = Math.min(this.left + this.width(), X(s.end_ns));
         if (x1 <= x0) continue;
+        ++events;
+        const c0 = Math.floor(x0), c1 = Math.max(c0 + 1, Math.floor(x1));
         const ms = s.microstates_ns || {};
-        const total = Object.values(ms).reduce((a, b) => a + b, 0);
+        for (let c = c0; c < c1; ++c) {
+          let bin = cols.get(c);
+          if (!bin) cols.set(c, bin = {});
+          for (const st in ms) bin[st] = (bin[st] || 0) + ms[st];
+        }
+      }
+      for (const [x, bin] of cols) {
+        let total = 0;
+        for (const st in bin) total += bin[st];
+        if (!total) continue;
         let yy = y + this.rowH;
-        for (const [st, ns] of Object.entries(ms)) {
-          if (!ns || !total) continue;
-          const h = this.rowH * ns / total;
+        for (const st in bin) {
+          if (!bin[st]) continue;
+          const h = this.rowH * bin[st] / total;
           ctx.fillStyle = colorOfState(st);
-          ctx.fillRect(x0, yy - h, Math.max(1, x1 - x0 - 0.5), h);
+          ctx.fillRect(x, yy - h, 1, h);
           yy -= h;
           states.add(st);
         }
-        ++events;
       }
     });
     // Time axis in seconds.
@@ -110,7 +123,9 @@ export class Timeline {
       ctx.fillStyle = 'rgba(33,150,243,0.25)';
       ctx.fillRect(X(r[0]), 14, X(r[1]) - X(r[0]), height - 14);
     }
-    if (this.onLegend) this.onLegend([...states]);
+    const legend = [...states].sort().join(',');
+    if (this.onLegend && legend !== this.legend) this.onLegend([...states].sort());
+    this.legend = legend;
     this.lastDraw = {ms: performance.now() - t0, events};
     c.dataset.events = String(events);
   }
