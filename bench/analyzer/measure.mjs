@@ -49,7 +49,7 @@ await page.locator('#functions-table tbody tr').nth(1).click();
 await page.waitForFunction(() => document.querySelector('#summary-name'));
 await apiTime();
 const step = (what, p) => Promise.race([p, new Promise((_, rej) => setTimeout(() => rej(new Error(`${what}: over 120 s`)), 120_000))]);
-for (const tab of ['callers', 'calltree', 'flame', 'source', 'lines', 'disasm', 'pcs', 'timeline', 'statistics', 'experiments', 'functions']) {
+for (const tab of ['callers', 'calltree', 'flame', 'source', 'lines', 'disasm', 'pcs', 'timeline', 'statistics', 'experiments', 'functions', 'calltree']) {
   const s = performance.now();
   process.stderr.write(`tab ${tab}...\n`);
   try {

@@ -12,6 +12,7 @@
 #include "erprint/function_lookup.h"
 #include "erprint/session.h"
 #include "rcfile.h"
+#include "views/json.h"
 
 namespace erkit::analyzer {
 
@@ -54,6 +55,8 @@ bool ErModel::load(const std::vector<std::string>& paths, std::string* error) {
   common::Progress::disable();
   rcfile::RcDefaults rc = load_defaults();
   session_ = std::make_unique<erprint::Session>(std::move(rc));
+  cache_.clear();
+  cached_bytes_ = 0;
   for (const auto& p : paths)
     if (!session_->load(p, error)) return false;
   session_->finish_loading();
@@ -89,46 +92,100 @@ bool ErModel::allowed_command(const std::string& line, std::string* why) {
   return true;
 }
 
-std::string ErModel::run_locked(const std::vector<std::string>& lines) {
-  // The session writes JSON lines to its sink; they are captured per request.
+namespace {
+
+// Reports: their output depends only on the session's settings, so it is kept until a setting
+// changes (an API command with arguments that is not a report).
+bool is_report(const std::string& name) {
+  static const std::vector<std::string> k = {
+      "functions", "fsummary", "callers-callees", "calltree", "lines", "lsummary", "pcs", "psummary", "header",
+      "experiment_list", "sample_list", "thread_list", "lwp_list", "cpu_list", "overview", "statistics", "objects",
+      "object_list", "leaks", "allocs", "heapstat", "ioactivity", "iodetail", "iocallstack", "iostat", "syncstat",
+      "rank_list", "procstats", "version", "metric_list", "cmetric_list", "data_objects", "data_layout",
+      "fsingle", "csingle", "source", "disasm"};
+  return std::find(k.begin(), k.end(), name) != k.end();
+}
+
+constexpr size_t kCacheBytes = size_t(256) << 20;
+
+}  // namespace
+
+std::string ErModel::run_one(const std::string& line, const std::string& cache_key) {
+  std::string err;
+  auto words = erprint::split_command_line(line, &err);
+  const erprint::Command* c = words.empty() ? nullptr : erprint::find_command(words[0], &err);
+  const bool report = c && is_report(c->name);
+  if (report) {
+    auto it = cache_.find(cache_key);
+    if (it != cache_.end()) return it->second;
+  } else if (c && words.size() > 1) {
+    cache_.clear();  // a setting changed: every report may change
+    cached_bytes_ = 0;
+  }
+  // The session writes JSON lines to its sink; they are captured per command.
   char* buf = nullptr;
   size_t len = 0;
   FILE* mem = open_memstream(&buf, &len);
-  if (!mem) return "[]";
+  if (!mem) return "";
   session_->set_output(mem);
-  for (const auto& l : lines) {
-    // execute() without its stderr message (the page shows the error): the same JSON object.
-    erprint::CommandResult r = erprint::run_command_line(*session_, l);
-    if (!r.ok) {
-      std::string err;
-      auto words = erprint::split_command_line(l, &err);
-      json::Value v = json::Value::object()
-                          .set("schema", "erkit.er_print")
-                          .set("version", erprint::kJsonSchemaVersion)
-                          .set("command", words.empty() ? "" : words[0])
-                          .set("error", r.error);
-      std::string text = v.dump() + "\n";
-      std::fwrite(text.data(), 1, text.size(), mem);
-    }
+  // execute() without its stderr message (the page shows the error): the same JSON object.
+  erprint::CommandResult r = erprint::run_command_line(*session_, line);
+  if (!r.ok) {
+    json::Value v = json::Value::object()
+                        .set("schema", "erkit.er_print")
+                        .set("version", erprint::kJsonSchemaVersion)
+                        .set("command", words.empty() ? "" : words[0])
+                        .set("error", r.error);
+    std::string text = v.dump() + "\n";
+    std::fwrite(text.data(), 1, text.size(), mem);
   }
   session_->set_output(stdout);  // closes mem
   std::string text(buf, len);
   std::free(buf);
+  if (report && r.ok && cached_bytes_ + text.size() <= kCacheBytes) {
+    cached_bytes_ += text.size();
+    cache_.emplace(cache_key, text);
+  }
+  return text;
+}
+
+std::string ErModel::run_locked(const std::vector<std::string>& lines) {
   std::string out = "[";
-  size_t pos = 0;
   bool first = true;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string::npos) nl = text.size();
-    if (nl > pos) {
-      if (!first) out += ',';
-      out.append(text, pos, nl - pos);
-      first = false;
+  for (const auto& l : lines) {
+    const std::string text = run_one(l, l);
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      if (nl == std::string::npos) nl = text.size();
+      if (nl > pos) {
+        if (!first) out += ',';
+        out.append(text, pos, nl - pos);
+        first = false;
+      }
+      pos = nl + 1;
     }
-    pos = nl + 1;
   }
   out += ']';
   return out;
+}
+
+std::string ErModel::calltree(size_t nodes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!session_) return "[]";
+  // er_print's limit cuts the tree after `nodes` rows in depth-first order, as in its text
+  // form; the session's own limit is restored, so no setting changes.
+  const size_t keep = session_->limit;
+  session_->limit = nodes;
+  std::string out = run_locked_keyed("calltree", fmt::format("calltree#{}", nodes));
+  session_->limit = keep;
+  return out;
+}
+
+std::string ErModel::run_locked_keyed(const std::string& line, const std::string& key) {
+  std::string text = run_one(line, key);
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return "[" + text + "]";
 }
 
 std::string ErModel::run(const std::vector<std::string>& lines) {
@@ -163,7 +220,7 @@ std::string ErModel::run_for_function(const std::string& command, uint64_t id, s
   }
   std::string line = fmt::format("{} \"{}\"", command, name);
   if (cands.size() > 1) line += fmt::format(" {}", (it - cands.begin()) + 1);
-  return run_locked({line});
+  return run_locked_keyed(line, line);
 }
 
 std::vector<std::string> ErModel::paths() const {

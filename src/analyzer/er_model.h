@@ -5,6 +5,7 @@
 // (issue 18) in one place.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -41,6 +42,10 @@ class ErModel {
   // function the way er_print's N rule needs. "" with *error when the id or command is bad.
   std::string run_for_function(const std::string& command, uint64_t id, std::string* error);
 
+  // er_print's calltree report cut after `nodes` nodes in depth-first order (its `limit`), the
+  // session's limit unchanged.
+  std::string calltree(size_t nodes);
+
   // Set Data Presentation's Save: writes the settings (metrics, sort, name, viewmode, given
   // as er_print commands; metrics and sort are saved as dmetrics and dsort) into dir/.er.rc,
   // replacing those commands there and keeping the file's other lines. False with *error.
@@ -57,6 +62,11 @@ class ErModel {
   mutable std::mutex mu_;
   std::unique_ptr<erprint::Session> session_;
   std::string run_locked(const std::vector<std::string>& lines);
+  std::string run_locked_keyed(const std::string& line, const std::string& key);
+  // One command's JSON lines; reports are kept (by key) until a setting changes.
+  std::string run_one(const std::string& line, const std::string& cache_key);
+  std::map<std::string, std::string> cache_;
+  size_t cached_bytes_ = 0;
 };
 
 }  // namespace erkit::analyzer

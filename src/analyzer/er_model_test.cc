@@ -46,6 +46,8 @@ TEST_F(ErModelTest, ReportsAreErPrintsJson) {
 }
 
 TEST_F(ErModelTest, SettingsPersistLikeAnErPrintSession) {
+  // A report is kept until a setting changes: then it is computed again.
+  EXPECT_EQ(parse(m.run({"functions"}))[0]["data"]["rows"].size(), 5u);
   json::Value v = parse(m.run({"limit 2", "functions"}));
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[1]["data"]["rows"].size(), 2u);
@@ -55,6 +57,20 @@ TEST_F(ErModelTest, SettingsPersistLikeAnErPrintSession) {
   EXPECT_FALSE(v[0]["error"].as_string().empty());
   EXPECT_EQ(v[0]["command"].as_string(), "nosuchcommand");
   EXPECT_EQ(v[0]["schema"].as_string(), "erkit.er_print");
+}
+
+TEST_F(ErModelTest, CalltreeCutByLimitWithoutChangingIt) {
+  json::Value full = parse(m.calltree(1000))[0];
+  EXPECT_EQ(full.dump(), parse(run("calltree")).dump());
+  // Three nodes depth-first: <Total>, main, solve.
+  json::Value cut = parse(m.calltree(3))[0]["data"]["root"];
+  ASSERT_EQ(cut["children"].size(), 1u);
+  EXPECT_EQ(cut["children"][0]["name"].as_string(), "main");
+  ASSERT_EQ(cut["children"][0]["children"].size(), 1u);
+  EXPECT_EQ(cut["children"][0]["children"][0]["name"].as_string(), "solve");
+  EXPECT_EQ(cut["children"][0]["children"][0]["children"].size(), 0u);
+  EXPECT_EQ(parse(m.run({"limit"}))[0]["data"]["current"].as_int(), 0);
+  EXPECT_EQ(parse(m.run({"functions"}))[0]["data"]["rows"].size(), 5u);
 }
 
 TEST_F(ErModelTest, OnlyReportAndViewCommands) {

@@ -156,6 +156,16 @@ void AnalyzerServer::routes() {
     res.set_content(model_.run(lines), "application/json");
   });
 
+  // GET /api/calltree?nodes=20000: er_print's calltree, its first N nodes depth-first.
+  http_->Get("/api/calltree", [this](const httplib::Request& req, httplib::Response& res) {
+    const std::string ns = req.get_param_value("nodes");
+    size_t n = 0;
+    auto [p, ec] = std::from_chars(ns.data(), ns.data() + ns.size(), n);
+    if (ns.empty() || ec != std::errc() || p != ns.data() + ns.size())
+      return json_error(res, 400, fmt::format("bad node count '{}'", ns));
+    res.set_content(model_.calltree(n), "application/json");
+  });
+
   // POST /api/save-rc {"commands":["metrics ...","sort ...","name ...","viewmode ..."]}: Set
   // Data Presentation's Save, into ./.er.rc of the directory the analyzer runs in.
   http_->Post("/api/save-rc", [](const httplib::Request& req, httplib::Response& res) {

@@ -111,11 +111,11 @@ const rowOpts = () => ({selectedId: state.fn ?? undefined, onSelect: r => select
 // applies to the tree as to its text form); the session's own limit is restored after.
 const kTreeNodes = 20000;
 async function calltreeReport() {
-  const all = await api.run('limit', `limit ${kTreeNodes}`, 'calltree');
-  const prev = all[0].data.current;
-  await api.run(`limit ${prev}`);
-  for (const o of all) if (o.error) throw new Error(o.error);
-  return all[2].data;
+  const r = await fetch(`/api/calltree?nodes=${kTreeNodes}`, {credentials: 'same-origin'});
+  const j = await r.json();
+  if (!r.ok) throw new Error(j.error || r.statusText);
+  if (j[0].error) throw new Error(j[0].error);
+  return j[0].data;
 }
 function treeNote(el, tree) {
   let n = 0;
