@@ -78,6 +78,10 @@ void AnalyzerServer::stop() { http_->stop(); }
 void AnalyzerServer::routes() {
   http_->set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
     set_common_headers(res);
+    // No compression: on the loopback it saves nothing, and cpp-httplib's brotli at its
+    // default quality took seconds for a 1.5 MB call tree (docs/performance.md, section 10).
+    // The request object is the server's own, not a const one.
+    const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
     RequestFacts f;
     const std::string host = req.get_header_value("Host"), origin = req.get_header_value("Origin");
     const std::string qt = req.get_param_value("token"), ht = req.get_header_value("X-Erkit-Token");

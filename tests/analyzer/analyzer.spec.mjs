@@ -214,6 +214,18 @@ test('Filter Data dialog, context menu focus, keyboard navigation, deep link', a
   await expectTable(page, '#function-table', expectedRows(cc, [cc.panels[0].function]));
 });
 
+test('context menu: hide a load object, show all again', async ({page}) => {
+  await open(page);
+  await page.locator('#functions-table tbody tr', {has: page.locator('td.name', {hasText: /^two$/})}).click({button: 'right'});
+  await page.click('#context-menu li:has-text("Hide this load object")');
+  const hidden = truth(['object_hide work_ratio', 'functions']);
+  expect(hidden.rows.some(r => r.name === 'two')).toBe(false);
+  await expectTable(page, '#functions-table', expectedRows(hidden));
+  await page.locator('#functions-table tbody tr').first().click({button: 'right'});
+  await page.click('#context-menu li:has-text("Show all load objects")');
+  await expectTable(page, '#functions-table', expectedRows(truth(['functions'])));
+});
+
 test('Set Data Presentation: OK applies, Save writes .er.rc that er_print reads', async ({page}) => {
   await open(page);
   await page.click('#btn-present');

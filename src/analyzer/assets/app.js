@@ -86,6 +86,8 @@ function contextMenu(row, ev) {
     ['Show Disassembly', () => go('disasm', row.id)],
     ['Focus on this function (filter)', async () => { state.filter = `(${row.id} SOME IN STACK)`; await applyFilter(); writeHash(); show(state.tab); }],
     ['Filter: leaf is this function', async () => { state.filter = `LEAF == ${row.id}`; await applyFilter(); writeHash(); show(state.tab); }],
+    ['Hide this load object (one line for its functions)', () => setObject(row.id, 'object_hide')],
+    ['Show all load objects', async () => { await api.report('object_show all'); show(state.tab); }],
   ];
   m.innerHTML = items.map(([t], i) => `<li role="menuitem" tabindex="-1" data-i="${i}">${t}</li>`).join('');
   m.style.left = ev.pageX + 'px';
@@ -103,6 +105,18 @@ function contextMenu(row, ev) {
   };
 }
 document.addEventListener('click', ev => { if (!ev.target.closest('#context-menu')) $('context-menu').hidden = true; });
+
+// object_hide/object_show of the load object of function `id` (er_print's object name).
+async function setObject(id, cmd) {
+  try {
+    const f = (await api.forFunction('fsingle', id)).functions[0];
+    const objs = (await api.report('object_list')).objects;
+    const o = objs.find(x => x.path === f.load_object) || objs.find(x => x.name === f.load_object);
+    if (!o) throw new Error(`no load object ${f.load_object}`);
+    await api.report(`${cmd} ${o.name}`);
+    show(state.tab);
+  } catch (e) { status(e.message, true); }
+}
 
 function go(tab, id) { state.fn = id; state.tab = tab; writeHash(); show(tab); showSummary(); }
 const rowOpts = () => ({selectedId: state.fn ?? undefined, onSelect: r => select(r.id), onActivate: r => go('callers', r.id), onContext: contextMenu});
