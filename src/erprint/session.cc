@@ -13,7 +13,8 @@
 #include "catalog.h"
 #include "erprint/source_settings.h"
 #include "common/terminal_text.h"
-#include "reader/experiment.h"
+#include "model/experiment_set.h"
+#include "model/query.h"
 
 namespace erkit::erprint {
 
@@ -91,40 +92,15 @@ Session::~Session() {
 
 bool Session::load(const std::string& path, std::string* error) {
   auto t0 = std::chrono::steady_clock::now();
-  if (path.size() > 4 && path.substr(path.size() - 4) == ".erg") {
-    std::ifstream in(path);
-    std::string line;
-    if (!in || !std::getline(in, line) || line != "#analyzer experiment group") {
-      *error = fmt::format("{}: not an experiment group (first line must be '#analyzer experiment group')", path);
-      return false;
-    }
-    std::string dir = path.find('/') == std::string::npos ? "" : path.substr(0, path.rfind('/') + 1);
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#') continue;
-      if (!load(line[0] == '/' ? line : dir + line, error)) return false;
-    }
-    return true;
-  }
-  auto r = reader::open_experiment(path);
-  if (!r.experiment) {
-    *error = r.error;
-    return false;
-  }
-  for (const auto& p : r.experiment->problems)
-    warnings.push_back(fmt::format("{}/{}: {}", r.experiment->path, p.file, p.message));
-  if (r.experiment->incomplete_records)
-    warnings.push_back(fmt::format("{}: {} records were left incomplete by the target's end and are skipped",
-                                   r.experiment->path, r.experiment->incomplete_records));
-  std::vector<std::string> descendants = r.experiment->descendants;
-  paths_.push_back(r.experiment->path);
-  profile_.add_experiment(std::move(*r.experiment));
+  model::LoadedSet set;
+  set.paths = paths_;  // not loaded again as descendants
+  model::LoadOptions o;
+  o.descendants = en_desc;
+  bool ok = model::load_experiment_set(profile_, path, o, &set, error);
+  paths_ = std::move(set.paths);
+  warnings.insert(warnings.end(), set.warnings.begin(), set.warnings.end());
   stats.load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (en_desc)
-    for (const auto& d : descendants) {
-      if (std::find(paths_.begin(), paths_.end(), d) != paths_.end()) continue;
-      if (!load(d, error)) warnings.push_back(*error), error->clear();
-    }
-  return true;
+  return ok;
 }
 
 std::vector<metricspec::AvailableMetric> Session::available() const {
@@ -206,26 +182,7 @@ void Session::apply_event_filter() {
     std::string err;
     filter_->bind(FunctionNameTable(profile_.functions(), names), &err);
   }
-  bool everything = !filter_;
-  for (int t = 0; t < selection::kTargets && everything; ++t)
-    everything = selections_.to_string(selection::Target(t)) == "all";
-  if (everything) {
-    profile_.set_event_filter(nullptr, false);
-    return;
-  }
-  const filter::Expr* f = filter_ ? &*filter_ : nullptr;
-  const selection::SelectionState* sel = &selections_;
-  profile_.set_event_filter(
-      [f, sel](const filter::EventView& v) {
-        using selection::Target;
-        if (!sel->experiment_selected(v.expid)) return false;
-        if (!sel->contains(Target::Samples, v.expid, v.sample)) return false;
-        if (!sel->contains(Target::Threads, v.expid, int64_t(v.thrid))) return false;
-        if (!sel->contains(Target::Lwps, v.expid, int64_t(v.lwpid))) return false;
-        if (!sel->contains(Target::Cpus, v.expid, v.cpuid)) return false;
-        return !f || f->matches(v);
-      },
-      filter_ != std::nullopt);
+  model::set_event_selection(profile_, &selections_, filter_ ? &*filter_ : nullptr);
 }
 
 void Session::emit(Report r) {
