@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "erprint/synthetic_experiment.h"
+#include "synthetic_experiment.h"
 #include "views/json.h"
 
 namespace erkit::analyzer {
