@@ -44,9 +44,11 @@ function filterExpression() {
   if (state.range) parts.push(`TSTAMP >= ${state.range[0]} && TSTAMP < ${state.range[1]}`);
   return parts.join(' && ');
 }
-async function applyFilter() {
+// unchanged: only when the session's filter differs (setting it again recomputes reports).
+async function applyFilter(onlyIfChanged = false) {
   const e = filterExpression();
-  await api.report(e ? `filters ${e}` : 'filters 1');
+  if (!onlyIfChanged || (await api.report('filters')).current !== (e || '1'))
+    await api.report(e ? `filters ${e}` : 'filters 1');
   $('filter-label').textContent = e ? `Filter: ${e}` : '';
   $('btn-clear-filter').hidden = !e;
 }
@@ -446,7 +448,7 @@ async function start() {
     else if (ev.key === 'ArrowLeft') show(shown[(i - 1 + shown.length) % shown.length].id);
   };
   setupDialogs();
-  await applyFilter();
+  await applyFilter(true);
   await showSummary();
   await show(state.tab);
   document.body.dataset.ready = '1';
