@@ -235,7 +235,8 @@ test('Set Data Presentation: OK applies, Save writes .er.rc that er_print reads'
   await sys.locator('.v-time').check();
   await page.selectOption('#present-sort', 'i.user');
   await page.click('#present-save');
-  await page.waitForSelector('#left[data-ready="1"]');
+  // The dialog closes once the file is written and the settings applied.
+  await expect(page.locator('#dlg-present')).not.toBeVisible();
   const rc = fs.readFileSync(path.join(dir, '.er.rc'), 'utf8');
   expect(rc).toMatch(/^dmetrics .*i\.system/m);
   expect(rc).toMatch(/^dsort i\.user$/m);
