@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 // Every tool with a man page of section 1 (analyzer joins when it exists).
 const std::vector<std::string> kTools = {"collect", "er_print",  "er_src",     "er_archive", "er_cp",    "er_mv",
-                                         "er_rm",   "er_export", "er_convert", "er_import",  "er_kernel"};
+                                         "er_rm",   "er_export", "er_convert", "er_import",  "er_kernel", "analyzer"};
 
 std::string share(const std::string& rel) { return bin("../share/" + rel); }
 
