@@ -90,6 +90,12 @@ Session::~Session() {
 }
 
 bool Session::load(const std::string& path, std::string* error) {
+  // Each top-level path is one side of a comparison (compare_model.h).
+  if (load_depth_ == 0) ++sides_, side_paths.push_back(path);
+  struct Depth {
+    int& d;
+    ~Depth() { --d; }
+  } depth{++load_depth_};
   auto t0 = std::chrono::steady_clock::now();
   if (path.size() > 4 && path.substr(path.size() - 4) == ".erg") {
     std::ifstream in(path);
@@ -117,12 +123,17 @@ bool Session::load(const std::string& path, std::string* error) {
                                    r.experiment->path, r.experiment->incomplete_records));
   std::vector<std::string> descendants = r.experiment->descendants;
   paths_.push_back(r.experiment->path);
+  exp_side.push_back(sides_ - 1);
+  exp_run.push_back(loading_descendant_ ? runs_ - 1 : runs_++);
   profile_.add_experiment(std::move(*r.experiment));
   stats.load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (en_desc)
     for (const auto& d : descendants) {
       if (std::find(paths_.begin(), paths_.end(), d) != paths_.end()) continue;
+      const bool was = loading_descendant_;
+      loading_descendant_ = true;
       if (!load(d, error)) warnings.push_back(*error), error->clear();
+      loading_descendant_ = was;
     }
   return true;
 }
