@@ -199,7 +199,8 @@ void read_map(Experiment& e) {
     const auto vaddr = num(attr(tag, "vaddr")), size = num(attr(tag, "size"));
     if (!path || !vaddr || !size || path->empty() || (*path)[0] != '/') return;
     // The experiment's own files (log.xml, data files) are mapped too: not program code.
-    if (path->rfind(e.path + "/", 0) == 0 || fs::path(*path).parent_path() == fs::path(e.path)) return;
+    std::error_code ec;
+    if (fs::equivalent(fs::path(*path).parent_path(), fs::path(e.path), ec)) return;
     std::string foff = attr(tag, "foffset").value_or("+0");
     if (!foff.empty() && foff[0] == '+') foff.erase(0, 1);
     const uint64_t off = num(foff).value_or(0);
@@ -250,8 +251,11 @@ void read_frames(Experiment& e) {
           ++bad;
           break;
         }
+        // Callers' PCs are taken as they are, as gprofng's own analysis does: erkit's reader
+        // looks one byte before a caller's PC (return addresses), so one is added here.
         if (kind == kStackInfo)
-          for (size_t q = p + 16; q + 8 <= p + ih; q += 8) pcs.push_back(field<uint64_t>(d, q));
+          for (size_t q = p + 16; q + 8 <= p + ih; q += 8)
+            pcs.push_back(field<uint64_t>(d, q) + (pcs.empty() ? 0 : 1));
         else
           ++bad;  // Java, OpenMP, MPI or compressed stack parts: not read
         p += ih;

@@ -66,7 +66,7 @@ std::string signed_value(uint32_t metric, double d) {
 }
 
 std::string ratio_text(const model::compare::SideStats& k, const Change& c) {
-  if (c.ratio) return fmt::format("{:.3f}", *c.ratio);
+  if (c.ratio) return *c.ratio == 0 ? std::string("0.") : fmt::format("{:.3f}", *c.ratio);
   return k.mean == 0 ? "-" : "new";
 }
 
@@ -114,6 +114,17 @@ std::vector<std::array<std::string, 3>> header_cells(const Table& t, Mode mode) 
   return out;
 }
 
+// A row's name: the function's name in the current name format, without the load object
+// (rows match functions of several objects: two builds); with the source file where the
+// match key carries it.
+std::string row_name(const model::FunctionTable& ft, const Row& r, const NameOptions& n) {
+  const auto& e = ft.at(r.func);
+  std::string name = n.mangled && !e.mangled.empty() ? e.mangled : n.short_names ? e.short_name : e.name;
+  if (r.key.size() > e.name.size() && r.key.compare(0, e.name.size(), e.name) == 0)
+    name += r.key.substr(e.name.size());
+  return name;
+}
+
 std::string describe(Mode mode) {
   switch (mode) {
     case Mode::Delta: return "delta (each side minus [1])";
@@ -144,7 +155,7 @@ std::string render_compare_functions(model::Profile& p, const Table& t, Mode mod
     bool sig = false;
     cells.push_back(row_cells(t, *r, mode, &sig));
     marks.push_back(sig ? "!" : " ");
-    labels.push_back(function_display_name(p.functions(), r->func, names));
+    labels.push_back(row_name(p.functions(), *r, names));
   }
   std::vector<size_t> width(header.size());
   for (size_t i = 0; i < header.size(); ++i) {
@@ -203,7 +214,7 @@ json::Value compare_functions_json(model::Profile& p, const Table& t, Mode mode,
       values.push(std::move(per_side));
     }
     jrows.push(json::Value::object()
-                   .set("name", function_display_name(p.functions(), r->func, names))
+                   .set("name", row_name(p.functions(), *r, names))
                    .set("key", r->key)
                    .set("significant", any_sig)
                    .set("values", std::move(values)));

@@ -69,7 +69,7 @@ std::string render_gprof(model::Profile& p, const NameOptions& names, uint64_t i
   std::vector<size_t> index(ft.size(), 0);
   for (size_t i = 0; i < order.size(); ++i) index[order[i]] = i + 1;
   auto label = [&](FuncId f) { return fmt::format("{} [{}]", name[f], index[f]); };
-  out += "\f\n\t\t\tCall graph\n\n\n";
+  out += "\n\t\t\tCall graph\n\n\n";
   out += fmt::format("granularity: each sample is weighted by the CPU time it measured; {:.2f} seconds in all\n\n",
                      sec(total));
   out += "index % time    self  children    called     name\n";
@@ -108,7 +108,7 @@ std::string render_gprof(model::Profile& p, const NameOptions& names, uint64_t i
   // Index by function name, three to a line.
   std::vector<FuncId> by_name = order;
   std::stable_sort(by_name.begin(), by_name.end(), [&](FuncId a, FuncId b) { return name[a] < name[b]; });
-  out += "\f\nIndex by function name\n\n";
+  out += "\nIndex by function name\n\n";
   for (size_t i = 0; i < by_name.size(); ++i) {
     std::string entry = fmt::format("{:>6} {}", fmt::format("[{}]", index[by_name[i]]), name[by_name[i]]);
     if (i % 3 == 2 || i + 1 == by_name.size()) out += entry + "\n";
