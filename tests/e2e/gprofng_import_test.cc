@@ -84,16 +84,22 @@ TEST_F(GprofngImport, SingleThreadedFunctionListAgrees) {
 }
 
 TEST_F(GprofngImport, MultiThreadedFunctionListAgrees) {
-  auto c = sh("gprofng collect app -o threads.er " + program("threads4") + " truth.txt 60000000 > collect.out 2>&1");
-  ASSERT_EQ(c.status, 0) << c.err;
+  // gprofng samples the main thread only, and a fraction of its time (docs/performance.md):
+  // hot_main's 0.2 s may give it no sample at all; then the run is made again (at most 3).
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    sh("rm -rf threads.er");
+    auto c = sh("gprofng collect app -o threads.er " + program("threads4") + " truth.txt 300000000 > collect.out 2>&1");
+    ASSERT_EQ(c.status, 0) << c.err;
+    if (gprofng_functions("threads.er")["<Total>"].first > 0) break;
+  }
   expect_agreement("threads.er");
 }
 
 TEST_F(GprofngImport, DamagedProfileIsReportedNotFatal) {
   auto c = sh("gprofng collect app -o dmg.er " + program("work_ratio") + " 100000000 > collect.out 2>&1");
   ASSERT_EQ(c.status, 0) << c.err;
-  // A profile whose first packet claims a size beyond the file.
-  ASSERT_EQ(sh("printf '\\377\\377\\010\\000' | dd of=dmg.er/profile bs=1 conv=notrunc 2>/dev/null").status, 0);
+  // A profile whose first packet is of a type gprofng does not write.
+  ASSERT_EQ(sh("printf '\\070\\000\\167\\007' | dd of=dmg.er/profile bs=1 conv=notrunc 2>/dev/null").status, 0);
   auto r = sh(bin("er_print") + " -functions dmg.er");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("profile: "), std::string::npos) << r.err;
