@@ -44,6 +44,7 @@ std::string find_collector_library(const Options& o, std::string* error, const s
 std::string find_mpi_library(const std::string& collector_lib, std::string* error);
 
 // The environment parameter string for the collector (ERKIT_PARAMS).
-std::string collector_params(const Options& o);
+// `emulated`: the collector runs under qemu-user (q=1). Keys: format/collector_params.def.
+std::string collector_params(const Options& o, bool emulated = false);
 
 }  // namespace erkit::collect

@@ -122,9 +122,7 @@ class Session {
   std::optional<filter::Expr> filter_;
   selection::SelectionState selections_;
   FILE* sink_ = stdout;
-  int load_depth_ = 0;
-  bool loading_descendant_ = false;
-  uint32_t sides_ = 0, runs_ = 0;
+  uint32_t runs_ = 0;
 };
 
 // The built-in defaults, identical to the shipped share/erkit/er.rc.

@@ -164,6 +164,38 @@ uint32_t Profile::sample_at(uint32_t exp, uint64_t t) const {
   return uint32_t(it - s.begin()) + 1;
 }
 
+bool Profile::keeps(uint32_t x, const EventRecord& ev, const ResolvedStack& rs) const {
+  if (!pred_) return true;
+  const reader::Experiment& e = exps_[x];
+  filter::EventView v;
+  v.expid = x + 1;
+  v.pid = uint32_t(e.log.pid);
+  v.rank = e.log.mpi_rank;
+  v.thrid = thread_number(x, ev.tid);
+  v.lwpid = ev.tid;
+  if (e.log.kernel) {  // seed Table 5-1: LWP is the process id, Thread the kernel thread id
+    auto tp = e.log.task_pid.find(ev.tid);
+    v.pid = tp == e.log.task_pid.end() ? 0 : tp->second;
+    v.lwpid = v.pid;
+    v.thrid = ev.tid;
+  }
+  v.cpuid = ev.cpu;
+  v.tstamp_ns = ev.tstamp_ns;
+  v.sample = sample_at(x, ev.tstamp_ns);
+  if (pred_needs_stack_) v.stack_funcs = rs.funcs;
+  return pred_(v);
+}
+
+bool Profile::selected(uint32_t exp, uint32_t tid, int32_t cpu, uint64_t tstamp_ns, uint64_t stack_id) {
+  if (!pred_) return true;
+  EventRecord ev{};
+  ev.tstamp_ns = tstamp_ns;
+  ev.stack_id = stack_id;
+  ev.tid = tid;
+  ev.cpu = cpu;
+  return keeps(exp, ev, resolver_->resolve(exp, exps_[exp], stack_id, tstamp_ns));
+}
+
 void Profile::compute() {
   if (computed_) return;
   aggs_.clear();
@@ -177,25 +209,7 @@ void Profile::compute() {
     for_each_event(e, [&](const EventRecord& ev) {
       progress.tick();
       const ResolvedStack& rs = resolver_->resolve(x, e, ev.stack_id, ev.tstamp_ns);
-      if (pred_) {
-        filter::EventView v;
-        v.expid = x + 1;
-        v.pid = uint32_t(e.log.pid);
-        v.rank = e.log.mpi_rank;
-        v.thrid = thread_number(x, ev.tid);
-        v.lwpid = ev.tid;
-        if (e.log.kernel) {  // seed Table 5-1: LWP is the process id, Thread the kernel thread id
-          auto tp = e.log.task_pid.find(ev.tid);
-          v.pid = tp == e.log.task_pid.end() ? 0 : tp->second;
-          v.lwpid = v.pid;
-          v.thrid = ev.tid;
-        }
-        v.cpuid = ev.cpu;
-        v.tstamp_ns = ev.tstamp_ns;
-        v.sample = sample_at(x, ev.tstamp_ns);
-        if (pred_needs_stack_) v.stack_funcs = rs.funcs;
-        if (!pred_(v)) return;
-      }
+      if (!keeps(x, ev, rs)) return;
       uint64_t key = (uint64_t(x) << 56) ^ ev.stack_id;
       auto [it, inserted] = index.try_emplace(key, uint32_t(aggs_.size()));
       if (inserted) {

@@ -22,6 +22,8 @@ struct EventView;
 
 namespace erkit::model {
 
+struct EventRecord;
+
 // One distinct (experiment, stack) with its summed metric values.
 struct StackAggregate {
   uint32_t exp;
@@ -71,6 +73,12 @@ class Profile {
   // Events for which pred returns false are left out (null: keep all). Invalidates results.
   void set_event_filter(EventPredicate pred, bool needs_stack_funcs);
 
+  // Whether an event of experiment exp (0-based) passes the event filter and the selections
+  // (experiments, samples, threads, LWPs, CPUs). The one test every report applies, whatever
+  // the event kind: the aggregates behind the function list and the per-record summaries of
+  // model/trace_summaries.h alike. cpu -1: the event kind records none.
+  bool selected(uint32_t exp, uint32_t tid, int32_t cpu, uint64_t tstamp_ns, uint64_t stack_id);
+
   // Metrics that have data in the loaded experiments.
   std::vector<uint32_t> available_metrics() const;
 
@@ -103,6 +111,7 @@ class Profile {
  private:
   void compute();
   void compute_edges();
+  bool keeps(uint32_t x, const EventRecord& ev, const ResolvedStack& rs) const;
 
   std::vector<reader::Experiment> exps_;
   FunctionTable funcs_;
