@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include "folded_experiment.h"
+#include "model/experiment_set.h"
 
 namespace erkit::model::compare {
 namespace {
@@ -111,6 +113,26 @@ TEST_F(CompareModelTest, DescendantsOfARunAreSummed) {
   ASSERT_TRUE(one);
   EXPECT_EQ(one->cells[0][1].mean, 15 * kTick);
   EXPECT_EQ(one->cells[0][1].sd, 0);
+}
+
+// The loader tells which experiments are runs and which are descendants of one (founders):
+// a group of two experiments, the second with a descendant, loaded with descendants.
+TEST(ExperimentSetFounders, DescendantsBelongToTheirRun) {
+  const std::string dir = testing::temp_path("founders");
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(testing::write_folded_experiment(dir + "/a.er", {"main;one 1"}), "");
+  ASSERT_EQ(testing::write_folded_experiment(dir + "/b.er", {"main;one 2"}), "");
+  ASSERT_EQ(testing::write_folded_experiment(dir + "/b.er/_f1.er", {"main;one 3"}), "");
+  std::ofstream(dir + "/g.erg") << "#analyzer experiment group\na.er\nb.er\n";
+  Profile p;
+  LoadedSet set;
+  LoadOptions o;
+  o.descendants = true;
+  std::string error;
+  ASSERT_TRUE(load_experiment_set(p, dir + "/g.erg", o, &set, &error)) << error;
+  ASSERT_EQ(set.paths.size(), 3u);
+  EXPECT_EQ(set.founders, (std::vector<uint32_t>{0, 1, 1}));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CompareMode, Parse) {
