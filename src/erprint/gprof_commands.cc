@@ -10,7 +10,9 @@ void add_gprof_commands(std::vector<Command>& t) {
                  uint64_t interval = 0;
                  for (const auto& e : s.profile().experiments())
                    if (e.log.clock_interval_ns) interval = e.log.clock_interval_ns;
-                 return emit_text(s, "gprof", views::render_gprof(s.profile(), s.names, interval));
+                 json::Value data;
+                 std::string text = views::render_gprof(s.profile(), s.names, interval, &data);
+                 return emit_report(s, "gprof", std::move(text), std::move(data));
                }});
 }
 

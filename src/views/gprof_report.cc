@@ -23,7 +23,8 @@ struct Arc {
 
 }  // namespace
 
-std::string render_gprof(model::Profile& p, const NameOptions& names, uint64_t interval_ns) {
+std::string render_gprof(model::Profile& p, const NameOptions& names, uint64_t interval_ns, json::Value* data) {
+  json::Value flat_json = json::Value::array(), graph_json = json::Value::array();
   const auto& fm = p.function_metrics();
   const auto& ft = p.functions();
   const int64_t total = cpu(p.totals().data());
@@ -55,6 +56,11 @@ std::string render_gprof(model::Profile& p, const NameOptions& names, uint64_t i
   int64_t cumulative = 0;
   for (FuncId f : flat) {
     cumulative += self_of(f);
+    flat_json.push(json::Value::object()
+                       .set("name", name[f])
+                       .set("percent", total ? 100.0 * double(self_of(f)) / double(total) : 0.0)
+                       .set("cumulative", cumulative)
+                       .set("self", self_of(f)));
     out += fmt::format("{:6.2f} {:9.2f} {:8.2f} {:>8} {:>8} {:>8}  {}\n",
                        total ? 100.0 * double(self_of(f)) / double(total) : 0.0, sec(cumulative), sec(self_of(f)), "",
                        "", "", name[f]);
@@ -103,6 +109,24 @@ std::string render_gprof(model::Profile& p, const NameOptions& names, uint64_t i
       out += fmt::format("{:6} {:5} {:7.2f} {:7.2f} {:>7} {:7}     {}\n", "", "", sec(a.self), sec(a.total - a.self),
                          "", "", label(a.other));
     out += "-----------------------------------------------\n";
+    auto arcs_json = [&](const std::vector<Arc>& v) {
+      json::Value a = json::Value::array();
+      for (const auto& x : v)
+        a.push(json::Value::object()
+                   .set("name", name[x.other])
+                   .set("index", int64_t(index[x.other]))
+                   .set("self", x.self)
+                   .set("children", x.total - x.self));
+      return a;
+    };
+    graph_json.push(json::Value::object()
+                        .set("index", int64_t(index[f]))
+                        .set("name", name[f])
+                        .set("percent", total ? 100.0 * double(incl_of(f)) / double(total) : 0.0)
+                        .set("self", self_of(f))
+                        .set("children", incl_of(f) - self_of(f))
+                        .set("parents", arcs_json(parents))
+                        .set("callees", arcs_json(children)));
   }
 
   // Index by function name, three to a line.
@@ -114,6 +138,7 @@ std::string render_gprof(model::Profile& p, const NameOptions& names, uint64_t i
     if (i % 3 == 2 || i + 1 == by_name.size()) out += entry + "\n";
     else out += fmt::format("{:<28}", entry);
   }
+  if (data) *data = json::Value::object().set("flat", std::move(flat_json)).set("graph", std::move(graph_json));
   return out;
 }
 

@@ -8,10 +8,15 @@
 
 #include "model/profile.h"
 #include "views/function_views.h"
+#include "views/json.h"
 
 namespace erkit::views {
 
 // interval_ns: the clock-profiling interval, for the "Each sample counts as" line (0: none).
-std::string render_gprof(model::Profile& p, const NameOptions& names, uint64_t interval_ns);
+// data (JSON output): {"flat":[{"name","percent","cumulative","self"}],"graph":[{"index","name",
+// "percent","self","children","parents":[Arc],"callees":[Arc]}]}, Arc = {"name","index","self",
+// "children"}; times in ns.
+std::string render_gprof(model::Profile& p, const NameOptions& names, uint64_t interval_ns,
+                         json::Value* data = nullptr);
 
 }  // namespace erkit::views
