@@ -161,7 +161,8 @@ std::string collector_params(const Options& o, bool emulated) {
   // Values by Config field name, written in the table's order (format/collector_params.def).
   struct {
     int64_t clock_interval_ns, size_limit_bytes, sample_interval_ms, heap_trace, io_trace, follow, mpi_trace,
-        sync_trace, sample_signal, pause_signal, pause_signal_starts_recording, stop_after_exec, emulated;
+        sync_trace, sample_signal, pause_signal, pause_signal_starts_recording, stop_after_exec, emulated,
+        clock_perf;
   } v{};
   v.clock_interval_ns = int64_t(o.clock_interval_ns);
   v.size_limit_bytes = int64_t(o.size_limit_mb) * 1024 * 1024;
@@ -179,6 +180,10 @@ std::string collector_params(const Options& o, bool emulated) {
   v.pause_signal_starts_recording = o.pause_signal_resume;
   v.stop_after_exec = o.stop_after_exec;
   v.emulated = emulated;
+  // ERKIT_CLOCK_SOURCE=perf: per-thread perf task-clock events instead of POSIX CPU-time timers
+  // (docs/clock-profiling.md: the requested rate exactly, at a higher cost per signal on VMs).
+  const char* cs = getenv("ERKIT_CLOCK_SOURCE");
+  v.clock_perf = cs && std::strcmp(cs, "perf") == 0;
   enum When { Always, NonZero, WithPause };
   std::string s;
   auto put = [&](const char* key, int64_t value, When when) {

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <sys/file.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -16,6 +18,24 @@
 #include "exptools/experiment_files.h"
 
 namespace erkit::collect {
+namespace {
+// Whether this process may open a user-mode task-clock event on itself, as the collector does
+// for each thread of the target (src/collector/perf_clock.h).
+bool perf_task_clock_available() {
+  perf_event_attr a{};
+  a.type = PERF_TYPE_SOFTWARE;
+  a.size = sizeof a;
+  a.config = PERF_COUNT_SW_TASK_CLOCK;
+  a.sample_period = 1000000;
+  a.exclude_kernel = 1;
+  a.exclude_hv = 1;
+  a.disabled = 1;
+  long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0) return false;
+  close(int(fd));
+  return true;
+}
+}  // namespace
 
 void print_usage(FILE* out) {
   timespec res{};
@@ -50,10 +70,15 @@ void print_usage(FILE* out) {
              "  range {:.3f} ms - 1000 ms, rounded down to a multiple of 1 us. Samples are weighted by\n"
              "  the thread's measured CPU time (thread CPU clock resolution {} ns).\n\n",
              0.001, res.tv_nsec);
+  bool perf = perf_task_clock_available();
+  fmt::print(out, "{}", perf ? "  perf events are available here: ERKIT_CLOCK_SOURCE=perf samples each thread with a perf\n"
+                         "  task-clock event instead, one sample per interval of its CPU time.\n"
+                       : "  perf events are not available here (perf_event_paranoid 3, seccomp, container):\n"
+                         "  clock profiling uses POSIX CPU-time timers.\n");
   if (uint64_t tick = measure_cpu_timer_granularity_ns())  // clock_tick.h (clock profiling)
-    fmt::print(out, "  CPU-time timers expire every {:.3f} ms of CPU here (measured): shorter intervals give\n"
-                    "  one sample per {:.3f} ms, weighted by the CPU time it stands for.\n\n",
-               double(tick) / 1e6, double(tick) / 1e6);
+    fmt::print(out, "  {}CPU-time timers expire every {:.3f} ms of CPU here (measured):\n"
+                    "  shorter intervals give one sample per {:.3f} ms, weighted by the CPU time it stands for.\n\n",
+               "", double(tick) / 1e6, double(tick) / 1e6);
   fmt::print(out,
              "Hardware counters: none can be listed: this machine exposes no hardware performance\n"
              "  monitoring unit to perf_event_open.\n");

@@ -20,6 +20,9 @@ bool clock_init();
 bool clock_enabled();
 // Starts the timer of the calling (new) thread. Not signal-safe.
 void clock_thread_start(ThreadState* ts);
+// Sampler thread, at each look: re-opens a perf event the program closed under the collector
+// (raw close_range), or starts a timer in its place. Not signal-safe.
+void clock_check_source(ThreadState* ts);
 // Stops the calling thread's timer.
 void clock_thread_end(ThreadState* ts);
 // Records the CPU time the thread used since its last sample (the tail shorter than one

@@ -23,6 +23,7 @@
 #include "collector/fd_owned.h"
 #include "collector/load_map.h"
 #include "collector/pause_resume.h"
+#include "collector/perf_clock.h"
 #include "collector/real_functions.h"
 #include "collector/samples.h"
 #include "collector/task_proc.h"
@@ -275,6 +276,7 @@ void runtime_forget_parent_after_fork() {
   if (g_rt.config.emulated) g_rt.no_helper_threads = true;
   samples_forget_after_fork();
   if (microstates_forget_after_fork) microstates_forget_after_fork();
+  perf_clock_forget_after_fork();  // the inherited descriptors name the parent's events
   // Only the calling thread exists in the child; every block mapped in the parent's files is
   // unmapped here (without writing), and the other threads' slots are freed.
   ThreadState* self = current_thread();

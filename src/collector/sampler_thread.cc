@@ -18,6 +18,7 @@
 #include "collector/microstates.h"
 #include "collector/real_functions.h"
 #include "collector/runtime.h"
+#include "collector/samples.h"
 #include "collector/signal_guard.h"
 #include "collector/task_proc.h"
 #include "collector/text_line.h"
@@ -136,8 +137,10 @@ void look(ThreadState* ts, void* arg) {
   auto* ctx = static_cast<LookContext*>(arg);
   if (ts == ctx->self || !ms_trylock(ts)) return;
   if (__atomic_load_n(&ts->in_use, __ATOMIC_ACQUIRE) &&
-      __atomic_load_n(&ts->ms.state, __ATOMIC_ACQUIRE) == kMsTrackActive)
+      __atomic_load_n(&ts->ms.state, __ATOMIC_ACQUIRE) == kMsTrackActive) {
+    clock_check_source(ts);
     microstates_look(ctx->self, ts, ctx->flush_after_ns);
+  }
   ms_unlock(ts);
 }
 
@@ -160,6 +163,7 @@ void* sampler_main(void*) {
         last_scan = now;
       }
       thread_for_each(look, &ctx);
+      samples_tick(now);  // periodic samples (-S): no thread of their own beside this one
       next += g_period_ns;
       if (next <= now) next = now + g_period_ns;  // late (loaded machine): skip, never burst
     }
@@ -177,6 +181,8 @@ void microstates_note_thread_end(uint32_t tid) {
   __atomic_store_n(&g_ended_missing[i], 0, __ATOMIC_RELAXED);
   __atomic_store_n(&g_ended[i], tid, __ATOMIC_RELEASE);
 }
+
+bool microstates_running() { return __atomic_load_n(&g_running, __ATOMIC_ACQUIRE) != 0; }
 
 void microstates_start() {
   if (!clock_enabled() || __atomic_load_n(&g_running, __ATOMIC_ACQUIRE)) return;

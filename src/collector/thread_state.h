@@ -83,6 +83,10 @@ struct ThreadState {
   uint8_t missing_scans;  // sampler: consecutive /proc/self/task listings without this tid
   int paused;           // collector_thread_pause()
   timer_t timer;
+  bool has_perf;        // a perf task-clock event samples it (perf_clock.h)
+  int perf_fd;          // that event's descriptor (moved if the program's dup2 needs its number)
+  int perf_sig_fd;      // the number its signals carry as si_fd (the number it was set up at)
+  int perf_ending;      // atomic: the thread's clock is being stopped (no re-open by the sampler)
   uint64_t last_user_ns, last_system_ns;
   uint64_t last_stack_id;  // stack of the latest CPU sample: receives the tail at thread end
   uintptr_t stack_lo, stack_hi;  // 0/0 when unknown

@@ -436,7 +436,8 @@ inline constexpr const char* kCostHelperCpuNs = "cost_helper_cpu_ns";
 inline constexpr const char* kCostStartCpuNs = "cost_start_cpu_ns";
 inline constexpr const char* kCostExitCpuNs = "cost_exit_cpu_ns";
 inline constexpr const char* kCostProcessCpuNs = "process_cpu_ns";
-// Log events: "collect" (collect's command line and settings), "setting", "start" (process
+// Log events: "collect" (collect's command line and settings), "setting" (name=clock_source
+// source=perf_task_clock|posix_timer: what triggers clock samples), "start" (process
 // identity), "thread_start", "thread_end", "warning", "pause", "resume", "exit" (collector saw the
 // process exit: how=exit|_exit|abort|exec|terminated, status=, bytes=, and what recording cost
 // the process: cost_signals= cost_signal_ns= (clock-profiling signals and the time spent in their
