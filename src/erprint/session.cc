@@ -101,8 +101,19 @@ bool Session::load(const std::string& path, std::string* error) {
   set.paths = paths_;  // not loaded again as descendants
   model::LoadOptions o;
   o.descendants = en_desc;
+  const size_t before = paths_.size();
   bool ok = model::load_experiment_set(profile_, path, o, &set, error);
   paths_ = std::move(set.paths);
+  // Each path given is one side of a comparison; each experiment given directly or in a group
+  // one run of it, its descendants part of that run (compare_model.h).
+  if (paths_.size() > before) {
+    side_paths.push_back(path);
+    for (size_t i = before; i < paths_.size(); ++i) {
+      const uint32_t f = i < set.founders.size() ? set.founders[i] : uint32_t(i);
+      exp_side.push_back(uint32_t(side_paths.size() - 1));
+      exp_run.push_back(f == i || f >= exp_run.size() ? runs_++ : exp_run[f]);
+    }
+  }
   warnings.insert(warnings.end(), set.warnings.begin(), set.warnings.end());
   stats.load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return ok;

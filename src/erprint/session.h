@@ -109,6 +109,12 @@ class Session {
   ProcessingStats stats;
   // Asks the user a question (interactive mode); nullopt when no one can answer.
   std::function<std::optional<std::string>(const std::string& prompt)> ask;
+  // Compare mode (compare on|off|delta|ratio, docs/er_print.md "Comparing experiments"): each
+  // path given on the command line or to open is one side; a group (.erg) is a side of several
+  // runs. By 0-based experiment index: its side and its run (descendants share their parent's).
+  std::string compare_mode = "off";
+  std::vector<uint32_t> exp_side, exp_run;
+  std::vector<std::string> side_paths;  // the path given for each side
 
  private:
   std::vector<views::ViewColumn> to_columns(const metricspec::MetricList& l) const;
@@ -121,6 +127,7 @@ class Session {
   std::optional<filter::Expr> filter_;
   selection::SelectionState selections_;
   FILE* sink_ = stdout;
+  uint32_t runs_ = 0;
 };
 
 // The built-in defaults, identical to the shipped share/erkit/er.rc.

@@ -16,6 +16,9 @@ struct LoadOptions {
 struct LoadedSet {
   std::vector<std::string> paths;     // experiments loaded, in EXPID order
   std::vector<std::string> warnings;  // damage found while reading, one line each
+  // Parallel to paths: the index (in paths) of the experiment each was loaded as a descendant
+  // of, its own index for one given directly or in a group (runs of a comparison, compare_model.h).
+  std::vector<uint32_t> founders;
 };
 
 // Loads `path` into p. Returns false with *error for a path that is neither an experiment nor

@@ -12,6 +12,7 @@
 #include "common/progress.h"
 #include "common/text_escape.h"
 #include "reader/archive.h"
+#include "reader/gprofng_experiment.h"
 #include "reader/data_file.h"
 #include "reader/lifecycle.h"
 #include "reader/record_bounds.h"
@@ -444,6 +445,7 @@ OpenResult open_experiment(const std::string& path_in) {
   if (access(path.c_str(), R_OK | X_OK) != 0 && errno == EACCES)
     return {std::nullopt, fmt::format("{}: cannot be read: permission denied (the experiment directory is mode {:03o})",
                                       path, st.st_mode & 07777)};
+  if (is_gprofng_experiment(path)) return open_gprofng_experiment(path);  // read-only import
   if (!is_experiment_dir(path))
     return {std::nullopt, fmt::format("{}: not an experiment (no '{}' file)", path, format::kLogFile)};
   Experiment e;
