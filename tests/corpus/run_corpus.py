@@ -339,7 +339,7 @@ def function_rows(er_print, exp, cwd):
                 break
         if len(vals) == 4 and toks:
             name, obj = line.split(None, 4)[4].lstrip(" *"), ""
-            m = re.match(r"^(.*) \(([^()<>]+)\)$", name)
+            m = re.match(r"^(.*) \(([^()]+)\)$", name)  # objects: libfoo.so, <JAVA_CLASSES>
             if m:
                 name, obj = m.group(1), m.group(2)
             rows[name] = {"e": vals[0] + vals[2], "i": vals[1] + vals[3], "obj": obj}
