@@ -92,6 +92,7 @@ enum RecordKind : uint32_t {
   // OpenMP (docs/openmp.md); numbered apart from the others so parallel additions do not collide.
   kRecClockSampleOmp = 40,  // ClockSampleOmpRecord: a clock sample with its OpenMP state
   kRecOmpRegion = 41,       // OmpRegionRecord: one parallel region, written at its end
+  kRecOmpTask = 42,         // OmpTaskRecord: one explicit task, written when it completes
 };
 
 // ---- Call stacks --------------------------------------------------------------------------
@@ -498,6 +499,24 @@ struct OmpRegionRecord {
 static_assert(sizeof(OmpRegionRecord) == 56);
 inline constexpr uint32_t kOmpRuntimeGomp = 1;
 inline constexpr uint32_t kOmpRuntimeOmpt = 2;
+
+// One explicit task (#pragma omp task), written by the thread that ran it when it completes
+// ("profile" file). While a thread runs a task, its clock samples carry the task's creation
+// stack as their fork stack, so the analysis attributes the task's time to the code that created
+// it (the region records and these relate a fork stack to its parent's: docs/openmp.md).
+struct OmpTaskRecord {
+  uint32_t word;           // make_record_word(kRecOmpTask, sizeof)
+  uint32_t tid;            // the thread that ran the task
+  uint64_t tstamp_ns;      // the task's first schedule (begin of execution)
+  uint64_t stack_id;       // the creation point's call stack (GOMP: the task function as its leaf)
+  uint64_t duration_ns;    // first schedule to completion (includes its suspensions)
+  uint64_t task_id;        // 1, 2, ... per process, in order of creation
+  uint64_t region_id;      // the parallel region of the creating thread, 0 outside any
+  uint64_t create_ns;      // when it was created
+  uint32_t create_tid;     // the creating thread
+  uint32_t runtime;        // kOmpRuntimeGomp / kOmpRuntimeOmpt
+};
+static_assert(sizeof(OmpTaskRecord) == 64);
 
 // ---- Dynamic functions (collector_func_load) ------------------------------------------------
 // "dyntext" is a sequence of entries, one per collector_func_load call: a DyntextHeader, the

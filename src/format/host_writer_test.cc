@@ -137,6 +137,23 @@ TEST(RecordDescriptors, OffsetsMatchTheRecordStructs) {
           {"nthreads", offsetof(OmpRegionRecord, nthreads)},
           {"runtime", offsetof(OmpRegionRecord, runtime)}};
     EXPECT_EQ(descriptor_offsets(region.c_str()), reg);
+    std::string task;
+    std::getline(lines, task);
+    EXPECT_EQ(task.rfind(std::to_string(kRecOmpTask) + " omp_task " + std::to_string(sizeof(OmpTaskRecord)) + " ", 0), 0u);
+    EXPECT_EQ(descriptor_offsets(task.c_str()),
+              (M{{"word", 0},
+                 {"tid", offsetof(OmpTaskRecord, tid)},
+                 {"tstamp_ns", offsetof(OmpTaskRecord, tstamp_ns)},
+                 {"stack_id", offsetof(OmpTaskRecord, stack_id)},
+                 {"duration_ns", offsetof(OmpTaskRecord, duration_ns)},
+                 {"task_id", offsetof(OmpTaskRecord, task_id)},
+                 {"region_id", offsetof(OmpTaskRecord, region_id)},
+                 {"create_ns", offsetof(OmpTaskRecord, create_ns)},
+                 {"create_tid", offsetof(OmpTaskRecord, create_tid)},
+                 {"runtime", offsetof(OmpTaskRecord, runtime)}}));
+    // The layout before the task records is still read.
+    EXPECT_EQ(std::string(kClockDescriptor).rfind(kPreTaskClockDescriptor, 0), 0u);
+    EXPECT_TRUE(descriptor_accepted(DataKind::kProfile, kPreTaskClockDescriptor, std::string(kPreTaskClockDescriptor).size()));
   }
   EXPECT_EQ(descriptor_offsets(kLegacyClockDescriptor),
             (M{{"word", 0},

@@ -8,6 +8,7 @@
 #include "common/progress.h"
 #include "model/event_source.h"
 #include "model/filter/filter.h"
+#include "model/viewmode/openmp_chain.h"
 
 namespace erkit::model {
 
@@ -229,6 +230,7 @@ void Profile::compute() {
     const reader::Experiment& e = exps_[x];
     const bool omp_exp = has_omp_samples(e);
     if (omp_exp && !omp_view_) omp_view_ = std::make_unique<viewmode::OpenMpView>(funcs_, *resolver_);
+    const viewmode::ForkParents fork_parents = omp_exp ? viewmode::fork_parents(e) : viewmode::ForkParents{};
     auto has_runtime_frame = [&](const ResolvedStack& rs) {
       for (const FrameRef& f : rs.frames)
         if (omp_view_->is_runtime(f.func)) return true;
@@ -257,10 +259,11 @@ void Profile::compute() {
           auto k = std::make_tuple(x, machine_ev.stack_id, st, machine_ev.omp_fork_stack);
           auto [vit, fresh] = view_stacks_.try_emplace(k);
           if (fresh) {
-            const ResolvedStack* fork = machine_ev.omp_fork_stack
-                                            ? &resolver_->resolve(x, e, machine_ev.omp_fork_stack, machine_ev.tstamp_ns)
-                                            : nullptr;
-            vit->second = std::make_unique<ResolvedStack>(omp_view_->transform(*rsp, st, fork, view_mode_));
+            // The sample's region (or task) and the enclosing ones: nested regions, tasks.
+            std::vector<viewmode::OpenMpView::ForkLevel> chain;
+            for (auto [id, task] : viewmode::fork_chain(fork_parents, machine_ev.omp_fork_stack))
+              chain.push_back({&resolver_->resolve(x, e, id, machine_ev.tstamp_ns), task});
+            vit->second = std::make_unique<ResolvedStack>(omp_view_->transform(*rsp, st, chain, view_mode_));
           }
           rsp = vit->second.get();
           view_key = reinterpret_cast<uintptr_t>(rsp);

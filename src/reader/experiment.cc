@@ -322,6 +322,13 @@ void read_data(Experiment& e) {
           else e.omp_regions.push_back(r);
           return;
         }
+        case format::kRecOmpTask: {
+          format::OmpTaskRecord r;
+          if (!copy_record(p, size, &r)) ++bad;
+          else if (r.duration_ns > kMaxPlausible) ++implausible;
+          else e.omp_tasks.push_back(r);
+          return;
+        }
         case format::kRecOverviewSample: {
           OverviewSample s;
           if (!copy_record(p, size, &s.rec)) { ++bad; return; }
@@ -402,6 +409,7 @@ void read_data(Experiment& e) {
   std::stable_sort(e.sync.begin(), e.sync.end(), by_time);
   std::stable_sort(e.io.begin(), e.io.end(), by_time);
   std::stable_sort(e.omp_regions.begin(), e.omp_regions.end(), by_time);
+  std::stable_sort(e.omp_tasks.begin(), e.omp_tasks.end(), by_time);
   std::stable_sort(e.samples.begin(), e.samples.end(),
                    [](const OverviewSample& a, const OverviewSample& b) { return a.rec.tstamp_ns < b.rec.tstamp_ns; });
 }

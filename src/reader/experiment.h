@@ -147,6 +147,7 @@ struct Experiment {
   std::vector<format::MpiEventRecord> mpi;
   std::vector<format::HwcEventRecord> hwc;  // counter overflows and dataspace records
   std::vector<format::OmpRegionRecord> omp_regions;  // OpenMP parallel regions (docs/openmp.md)
+  std::vector<format::OmpTaskRecord> omp_tasks;      // OpenMP explicit tasks (docs/openmp.md)
   std::vector<std::string> notes;
   std::vector<std::string> descendants;  // paths of _*.er subdirectories
   std::vector<DynamicFunction> dynamic_functions;
