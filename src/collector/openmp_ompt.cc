@@ -164,12 +164,19 @@ void on_task_schedule(OmptData* prior, int status, OmptData* next) {
   if (TaskInfo* p = task_of(prior); p && (status == kTaskComplete || status == kTaskCancel || status == kTaskLateFulfill))
     omp_task_end(ts, p->id, p->begin_ns, p->create_stack, p->region, p->create_ns, p->create_tid,
                  format::kOmpRuntimeOmpt);
+  // The state too, for the samples the sampler writes from outside (ompt_get_state says work
+  // inside a task, but the callbacks left the barrier or taskwait the task runs in).
   if (TaskInfo* n = task_of(next)) {
     if (!n->begin_ns) n->begin_ns = now_ns();
+    if (!ts->omp_in_task) ts->omp_state_outside_task = __atomic_load_n(&ts->omp_state, __ATOMIC_RELAXED);
+    ts->omp_in_task = 1;
     __atomic_store_n(&ts->omp_fork_stack, n->create_stack, __ATOMIC_RELAXED);
+    set_state(ts, format::kOmpWork);
   } else {
     uint64_t region = __atomic_load_n(&ts->omp_region, __ATOMIC_RELAXED);
     __atomic_store_n(&ts->omp_fork_stack, region ? omp_region_fork(region) : 0, __ATOMIC_RELAXED);
+    if (ts->omp_in_task) set_state(ts, ts->omp_state_outside_task);
+    ts->omp_in_task = 0;
   }
 }
 

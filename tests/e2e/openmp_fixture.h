@@ -69,6 +69,21 @@ class OpenMp : public CollectTest, public ::testing::WithParamInterface<std::str
   // sampler sees at each look, every 10-20 ms: up to one look period may go to the neighbouring
   // state at each state change, two per region and thread.
   static double margin(int regions) { return 2.0 * regions * 20e6; }
+  // The function named exactly `name`, 0 if none.
+  static FuncId exact(const Profile& p, const std::string& name) {
+    for (FuncId f = 0; f < p.functions().size(); ++f)
+      if (p.functions().at(f).name == name) return f;
+    return 0;
+  }
+  // The share of f's inclusive time (metric m) that its callers `from` call.
+  static double share_from(Profile& p, FuncId f, const std::vector<FuncId>& from, uint32_t m = model::kTotal) {
+    int64_t all = 0, in = 0;
+    for (const auto& e : p.callers_callees(f).callers) {
+      all += e.values[m];
+      if (std::find(from.begin(), from.end(), e.other) != from.end()) in += e.values[m];
+    }
+    return all ? double(in) / double(all) : 0.0;
+  }
   // The names of f's callers, sorted.
   static std::vector<std::string> callers(Profile& p, FuncId f) {
     std::vector<std::string> out;

@@ -54,29 +54,28 @@ TEST_P(OpenMpLevels, TasksUnderTheirCreator) {
   // it, the region under spawn under main.
   FuncId task = find(*p, "spawn -- OMP task from line ");
   FuncId region = find(*p, "spawn -- OMP parallel region from line ");
-  FuncId work = find(*p, "work"), spawn = find(*p, "spawn");
+  FuncId work = exact(*p, "work"), spawn = exact(*p, "spawn");
   ASSERT_NE(task, 0u) << "no task function";
   ASSERT_NE(region, 0u);
   EXPECT_EQ(line_of(p->functions().at(task).name), 76u);
   EXPECT_EQ(callers(*p, task), std::vector<std::string>{p->functions().at(region).name});
   EXPECT_EQ(callers(*p, region), std::vector<std::string>{"spawn"});
   EXPECT_EQ(callers(*p, spawn), std::vector<std::string>{"main"});
-  std::vector<std::string> work_callers{p->functions().at(region).name, p->functions().at(task).name};
-  std::sort(work_callers.begin(), work_callers.end());
-  EXPECT_EQ(callers(*p, work), work_callers);
+  // work() is called by the tasks and by the creator in the region: nearly all its time there
+  // (the rest: samples at the edges of a task or region, see docs/openmp.md, limitations).
+  EXPECT_GT(share_from(*p, work, {task, region}), 0.95);
   int64_t total = p->totals()[model::kTotal];
   EXPECT_GT(double(incl(*p, region)), 0.85 * double(total));
   // The tasks' time is what their records say (wall time of each task from its first schedule
   // to its end, against the samples taken in it), and six times the creator's own work in CPU.
   EXPECT_NEAR(double(incl(*p, task)), double(task_ns), 0.10 * double(task_ns) + margin(2 * kRegions));
-  double direct_cpu = double(incl(*p, work, model::kUser) - incl(*p, task, model::kUser));
-  EXPECT_NEAR(double(incl(*p, task, model::kUser)) / direct_cpu, 6.0, 1.2);
+  EXPECT_NEAR(double(incl(*p, task, model::kUser)) / double(incl(*p, work, model::kUser)), 6.0 / 7, 0.1);
   // The creator waits in the taskwait (OMP Wait) for the tasks' time minus its own work.
   FuncId taskwait = find(*p, "<OMP-taskwait>");
   ASSERT_NE(taskwait, 0u) << "no taskwait";
   EXPECT_EQ(p->function_metrics().incl[taskwait][model::kOmpWait], incl(*p, taskwait));
   EXPECT_EQ(callers(*p, taskwait), std::vector<std::string>{p->functions().at(region).name});
-  double direct_ns = double(incl(*p, work) - incl(*p, task));
+  double direct_ns = double(incl(*p, work)) * (1 - share_from(*p, work, {task}));
   double implied = double(task_ns) / 2 - direct_ns;
   EXPECT_NEAR(double(incl(*p, taskwait)), implied, 0.25 * implied + margin(kRegions))
       << "taskwait " << incl(*p, taskwait) << " ns; tasks " << task_ns << " ns, creator's work " << direct_ns;
@@ -121,16 +120,20 @@ TEST_P(OpenMpLevels, NestedRegionsThroughBothLevels) {
   ASSERT_NE(outer_region, 0u);
   EXPECT_EQ(line_of(p->functions().at(inner_region).name), 89u);
   EXPECT_EQ(line_of(p->functions().at(outer_region).name), 97u);
-  EXPECT_EQ(callers(*p, find(*p, "work")), std::vector<std::string>{p->functions().at(inner_region).name});
+  EXPECT_GT(share_from(*p, exact(*p, "work"), {inner_region}), 0.95);
   EXPECT_EQ(callers(*p, inner_region), std::vector<std::string>{"inner"});
-  EXPECT_EQ(callers(*p, find(*p, "inner")), std::vector<std::string>{p->functions().at(outer_region).name});
+  EXPECT_GT(share_from(*p, exact(*p, "inner"), {outer_region}), 0.95);
   EXPECT_EQ(callers(*p, outer_region), std::vector<std::string>{"nested"});
-  EXPECT_EQ(callers(*p, find(*p, "nested")), std::vector<std::string>{"main"});
+  EXPECT_EQ(callers(*p, exact(*p, "nested")), std::vector<std::string>{"main"});
   int64_t total = p->totals()[model::kTotal];
   EXPECT_GT(double(incl(*p, outer_region)), 0.85 * double(total));
   EXPECT_GT(double(incl(*p, inner_region)), 0.5 * double(total));
+  // Hardly any time left rooted in the thread library (machine stacks of the inner regions'
+  // workers would put half the time there).
   for (const char* root : {"start_thread", "clone3", "clone"})
-    if (FuncId f = find(*p, root); f && p->functions().at(f).name == root) EXPECT_EQ(incl(*p, f), 0) << root;
+    if (FuncId f = exact(*p, root)) {
+      EXPECT_LT(double(incl(*p, f)), 0.05 * double(total)) << root;
+    }
   // In the machine view the inner regions' workers start in the thread library again.
   p->set_view_mode(ViewMode::kMachine);
   EXPECT_EQ(incl(*p, outer_region), 0);
@@ -143,7 +146,7 @@ TEST_P(OpenMpLevels, NestedRegionsThroughBothLevels) {
 // removed in the user view like any other's. Such samples are few and come by chance, so the
 // test makes them: the master's samples of the first region are read back without their state.
 TEST_P(OpenMpLevels, SampleBeforeTheRuntimeToldItsState) {
-  auto p0 = record("imbalance 12000000 2");
+  auto p0 = record("imbalance 24000000 2");
   ASSERT_TRUE(p0);
   auto e = open("t.er");
   ASSERT_TRUE(e);
@@ -167,13 +170,15 @@ TEST_P(OpenMpLevels, SampleBeforeTheRuntimeToldItsState) {
     const std::string& n = p.functions().at(f).name;
     bool runtime = n.rfind("GOMP_", 0) == 0 || n.rfind("__kmp", 0) == 0 || n.rfind("gomp_", 0) == 0 ||
                    n.find("(<libgomp.so") != std::string::npos || n.find("(<libomp.so") != std::string::npos;
-    if (runtime) EXPECT_EQ(incl(p, f), 0) << n << " shows in the user view";
+    if (runtime) {
+      EXPECT_EQ(incl(p, f), 0) << n << " shows in the user view";
+    }
   }
   // The master's untold samples are work (or overhead where the leaf is in the runtime): its
   // time in the first region has no OMP Wait.
   uint32_t master = p.thread_number(0, first.tid);
   p.set_event_filter(
-      [master, &first](const model::filter::EventView& v) {
+      [master, &first](const filter::EventView& v) {
         return v.thrid == master && v.tstamp_ns >= first.tstamp_ns && v.tstamp_ns <= first.tstamp_ns + first.duration_ns;
       },
       false);
@@ -183,7 +188,7 @@ TEST_P(OpenMpLevels, SampleBeforeTheRuntimeToldItsState) {
   EXPECT_EQ(o.work + o.over, o.total);
   // The work itself is still under imbalance and main.
   p.set_event_filter(nullptr, false);
-  EXPECT_EQ(callers(p, find(p, "imbalance")), std::vector<std::string>{"main"});
+  EXPECT_EQ(callers(p, exact(p, "imbalance")), std::vector<std::string>{"main"});
 }
 
 INSTANTIATE_TEST_SUITE_P(Runtimes, OpenMpLevels, ::testing::Values("omp_imbalance_gcc", "omp_imbalance_clang"));

@@ -38,7 +38,7 @@ uint8_t OpenMpView::kind(FuncId f) const {
       k = 1;
   }
   const std::string& n = e.short_name.empty() ? e.name : e.short_name;
-  if (k == 3 && (n.find("._omp_fn.") != std::string::npos || starts_with(n, ".omp_outlined.") ||
+  if (k == 3 && (n.find("._omp_fn.") != std::string::npos || starts_with(n, ".omp_outlined.") || starts_with(n, ".omp_task_entry.") ||
                  starts_with(n, "__omp_outlined__")))
     k = 2;
   kind_.emplace(f, k);
@@ -222,9 +222,13 @@ ResolvedStack OpenMpView::transform_at(const ResolvedStack& m, uint32_t state, c
     if (fork) {
       const auto& ff = fork->frames;
       while (fork_from < ff.size() && is_runtime(ff[fork_from].func)) ++fork_from;
-      if (fork_from < ff.size() && is_outlined(ff[fork_from].func) && (!task || ff.size() > fork_from + 1 &&
-                                                                       !is_runtime(ff[fork_from + 1].func)))
-        fork_outlined = ff[fork_from++].func;
+      // A task's creation stack starts with its function (GOMP); with libomp it starts in the
+      // runtime, and an outlined function after that is the creator (a region's own code).
+      bool leaf_fn = fork_from < ff.size() && is_outlined(ff[fork_from].func) && (!task || fork_from == 0);
+      if (leaf_fn) fork_outlined = ff[fork_from++].func;
+      // Its entry may resolve to inline frames first (Clang -g: .omp_outlined._debug__.N inlined
+      // into .omp_outlined..N+1): the outermost one names the region.
+      while (leaf_fn && fork_from < ff.size() && is_outlined(ff[fork_from].func)) fork_outlined = ff[fork_from++].func;
       while (fork_from < ff.size() && is_runtime(ff[fork_from].func)) ++fork_from;
       if (fork_from < ff.size()) site = &ff[fork_from];
     }
