@@ -63,7 +63,7 @@ TEST_P(OpenMpLevels, TasksUnderTheirCreator) {
   EXPECT_EQ(callers(*p, spawn), std::vector<std::string>{"main"});
   // work() is called by the tasks and by the creator in the region: nearly all its time there
   // (the rest: samples at the edges of a task or region, see docs/openmp.md, limitations).
-  EXPECT_GT(share_from(*p, work, {task, region}), 0.95);
+  EXPECT_GT(share_from(*p, work, {task, region}), 0.9);
   int64_t total = p->totals()[model::kTotal];
   EXPECT_GT(double(incl(*p, region)), 0.85 * double(total));
   // The tasks' time is what their records say (wall time of each task from its first schedule
@@ -120,13 +120,16 @@ TEST_P(OpenMpLevels, NestedRegionsThroughBothLevels) {
   ASSERT_NE(outer_region, 0u);
   EXPECT_EQ(line_of(p->functions().at(inner_region).name), 89u);
   EXPECT_EQ(line_of(p->functions().at(outer_region).name), 97u);
-  EXPECT_GT(share_from(*p, exact(*p, "work"), {inner_region}), 0.95);
+  // Most of the rest: a thread's off-CPU time written with the fork stack the sampler saw at
+  // its look (docs/openmp.md, limitations); a worker's machine stack would put half of inner()
+  // under start_thread.
+  EXPECT_GT(share_from(*p, exact(*p, "work"), {inner_region}), 0.75);
   EXPECT_EQ(callers(*p, inner_region), std::vector<std::string>{"inner"});
-  EXPECT_GT(share_from(*p, exact(*p, "inner"), {outer_region}), 0.95);
+  EXPECT_GT(share_from(*p, exact(*p, "inner"), {outer_region}), 0.75);
   EXPECT_EQ(callers(*p, outer_region), std::vector<std::string>{"nested"});
   EXPECT_EQ(callers(*p, exact(*p, "nested")), std::vector<std::string>{"main"});
   int64_t total = p->totals()[model::kTotal];
-  EXPECT_GT(double(incl(*p, outer_region)), 0.85 * double(total));
+  EXPECT_GT(double(incl(*p, outer_region)), 0.75 * double(total));
   EXPECT_GT(double(incl(*p, inner_region)), 0.5 * double(total));
   // Hardly any time left rooted in the thread library (machine stacks of the inner regions'
   // workers would put half the time there).

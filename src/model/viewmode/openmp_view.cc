@@ -225,10 +225,12 @@ ResolvedStack OpenMpView::transform_at(const ResolvedStack& m, uint32_t state, c
       // A task's creation stack starts with its function (GOMP); with libomp it starts in the
       // runtime, and an outlined function after that is the creator (a region's own code).
       bool leaf_fn = fork_from < ff.size() && is_outlined(ff[fork_from].func) && (!task || fork_from == 0);
+      const uint64_t entry = leaf_fn ? ff[fork_from].pc : 0;
       if (leaf_fn) fork_outlined = ff[fork_from++].func;
       // Its entry may resolve to inline frames first (Clang -g: .omp_outlined._debug__.N inlined
-      // into .omp_outlined..N+1): the outermost one names the region.
-      while (leaf_fn && fork_from < ff.size() && is_outlined(ff[fork_from].func)) fork_outlined = ff[fork_from++].func;
+      // into .omp_outlined..N+1, at the same pc): the outermost one names the region.
+      while (leaf_fn && fork_from < ff.size() && ff[fork_from].pc == entry && is_outlined(ff[fork_from].func))
+        fork_outlined = ff[fork_from++].func;
       while (fork_from < ff.size() && is_runtime(ff[fork_from].func)) ++fork_from;
       if (fork_from < ff.size()) site = &ff[fork_from];
     }

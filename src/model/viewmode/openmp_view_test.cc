@@ -26,7 +26,7 @@ class OpenMpViewTest : public ::testing::Test {
   }
   ResolvedStack stack(std::initializer_list<FuncId> fs) {
     ResolvedStack r;
-    for (FuncId f : fs) r.frames.push_back({f, 0, 0}), r.funcs.push_back(f);
+    for (FuncId f : fs) r.frames.push_back({f, uint32_t(f), 0}), r.funcs.push_back(f);  // pc: distinct per function
     return r;
   }
   std::vector<std::string> names(const ResolvedStack& r) {
