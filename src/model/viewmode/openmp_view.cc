@@ -238,7 +238,10 @@ ResolvedStack OpenMpView::transform_at(const ResolvedStack& m, uint32_t state, c
       append_user(fr, 0, o, &r.frames);
       if (fork) {
         std::vector<FrameRef> ctx = fork_context(chain, level, fork_from, mode);
-        FuncId rf = task ? task_frame(fr[o].func, site, ctx, mode) : region(fr[o].func, site, mode);
+        // A task's own function is the creation stack's leaf where known (GOMP): a task whose
+        // function tail-called the program's code shows the creator's outlined function first.
+        FuncId rf = task ? task_frame(fork_outlined ? fork_outlined : fr[o].func, site, ctx, mode)
+                         : region(fr[o].func, site, mode);
         r.frames.push_back({rf, fr[o].pc, fr[o].line});
         r.frames.insert(r.frames.end(), ctx.begin(), ctx.end());
       } else {
