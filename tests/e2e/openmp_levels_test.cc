@@ -2,7 +2,7 @@
 // (libomp): explicit tasks as events and in the user view under the code that created them, a
 // taskwait as OMP Wait; nested parallel regions through both levels; a sample recorded before
 // the runtime told its state. Over tests/programs/openmp/omp_imbalance.c ("tasks", "nested",
-// "imbalance"); every test also checks OMP Work + Wait + Overhead = Total Thread Time per thread.
+// "imbalance"); every test also checks OMP Work + Wait + Overhead = Total LWP Time per thread.
 #include <map>
 #include <set>
 
