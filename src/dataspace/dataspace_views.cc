@@ -58,6 +58,8 @@ const char* kind_name(ObjectKind k) {
     case ObjectKind::kScalars: return "scalars";
     case ObjectKind::kUnknown: return "unknown";
     case ObjectKind::kUnknownSubtype: return "unknown_subtype";
+    case ObjectKind::kHeap: return "heap";
+    case ObjectKind::kHeapBlock: return "heap_block";
   }
   return "";
 }

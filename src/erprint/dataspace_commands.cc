@@ -23,7 +23,23 @@ DsState& state(Session& s) {
   DsState& st = states[&s];
   const auto& exps = s.profile().experiments();
   if (!st.ds || st.nexps != exps.size()) {
-    st.ds = std::make_unique<dataspace::Dataspace>(dataspace::Dataspace::build(exps));
+    model::Profile& p = s.profile();
+    p.aggregates();  // every event's stack resolved, heap allocations' included
+    // A heap block's allocation site: the function that called the allocator, with its line.
+    auto namer = [&p](uint32_t x, uint64_t stack_id, uint64_t) -> std::string {
+      const model::ResolvedStack* rs = p.resolver().find(x, stack_id);
+      if (!rs || rs->frames.empty()) return {};
+      const model::FrameRef& f = rs->frames[0];
+      std::string name = p.functions().at(f.func).name;
+      const auto& lines = p.resolver().lines();
+      if (f.line < lines.size() && lines[f.line].line && lines[f.line].file < p.resolver().files().size()) {
+        std::string file = p.resolver().files()[lines[f.line].file];
+        if (auto sl = file.rfind('/'); sl != std::string::npos) file.erase(0, sl + 1);
+        name += fmt::format(", {}:{}", file, lines[f.line].line);
+      }
+      return name;
+    };
+    st.ds = std::make_unique<dataspace::Dataspace>(dataspace::Dataspace::build(exps, namer));
     st.nexps = exps.size();
   }
   return st;
