@@ -15,6 +15,7 @@ struct DsState {
   size_t nexps = SIZE_MAX;
   std::unique_ptr<dataspace::Dataspace> ds;
   std::vector<std::string> metrics;
+  dataspace::DataSort sort;
 };
 
 // One analysis per session, rebuilt when experiments are added.
@@ -54,12 +55,20 @@ CommandResult no_data(Session& s, const std::string& cmd, const dataspace::Datas
 
 bool has_dataspace(Session& s) { return !state(s).ds->empty(); }
 
+bool data_metric_known(Session& s, const std::string& name) {
+  for (const auto& m : state(s).ds->metrics())
+    if (m.name == name) return true;
+  return false;
+}
+
 void set_data_metrics(Session& s, const std::vector<std::string>& names) { state(s).metrics = names; }
+
+void set_data_sort(Session& s, const std::string& metric, bool reverse) { state(s).sort = {metric, reverse}; }
 
 CommandResult run_data_objects(Session& s) {
   DsState& st = state(s);
   if (st.ds->empty()) return no_data(s, "data_objects", *st.ds);
-  auto r = dataspace::render_data_objects(*st.ds, st.metrics, s.limit);
+  auto r = dataspace::render_data_objects(*st.ds, st.metrics, s.limit, st.sort);
   return emit_report(s, "data_objects", std::move(r.text), std::move(r.data));
 }
 
@@ -83,7 +92,7 @@ CommandResult run_data_single(Session& s, const std::vector<std::string>& a) {
 CommandResult run_data_layout(Session& s) {
   DsState& st = state(s);
   if (st.ds->empty()) return no_data(s, "data_layout", *st.ds);
-  auto r = dataspace::render_data_layout(*st.ds, st.metrics);
+  auto r = dataspace::render_data_layout(*st.ds, st.metrics, st.sort);
   return emit_report(s, "data_layout", std::move(r.text), std::move(r.data));
 }
 
@@ -98,7 +107,7 @@ CommandResult run_memobj(Session& s, const std::string& type, const std::string&
   auto rows = st.ds->memory_objects(expr, names, &err);
   if (!err.empty()) return command_error(fmt::format("memobj: bad index expression of {}:\n{}", type, err));
   bool hex = expr.find("ADDR") != std::string::npos;  // address-based, not an index object
-  auto r = dataspace::render_memobj(*st.ds, type, rows, s.limit, hex);
+  auto r = dataspace::render_memobj(*st.ds, type, rows, s.limit, hex, st.sort);
   return emit_report(s, "memobj", std::move(r.text), std::move(r.data));
 }
 

@@ -60,6 +60,36 @@ TEST_F(DataspaceHeapStackTest, FaultsInHeapBlocksGoToTheirAllocationSitesAndInAL
   auto single = er_print("-data_single make_b hs.er");
   ASSERT_EQ(single.status, 0) << single.err;
   EXPECT_NE(single.out.find("heap_block"), std::string::npos) << single.out;
+
+  // data_sort name: <Total> first, then the objects by name; -name reverses.
+  auto by_name = er_print("-data_sort name -data_objects hs.er");
+  ASSERT_EQ(by_name.status, 0) << by_name.err;
+  EXPECT_LT(by_name.out.find("<Heap>.(allocated at make_a"), by_name.out.find("<Heap>.(allocated at make_b"))
+      << by_name.out;
+  EXPECT_LT(by_name.out.find("<Total>"), by_name.out.find("<Heap>")) << by_name.out;
+  auto reversed = er_print("-data_sort -name -data_objects hs.er");
+  ASSERT_EQ(reversed.status, 0) << reversed.err;
+  EXPECT_GT(reversed.out.find("<Heap>.(allocated at make_a"), reversed.out.find("<Heap>.(allocated at make_b"))
+      << reversed.out;
+  EXPECT_LT(reversed.out.find("<Total>"), reversed.out.find("<Heap>")) << reversed.out;
+  auto bad = er_print("-data_sort d.no-such-metric -data_objects hs.er");
+  EXPECT_NE(bad.err.find("not a data-derived metric of the loaded experiments"), std::string::npos) << bad.err;
+
+  // The counter's metric reaches the exports: the folded stacks of er_convert give touch() the
+  // program's faults in the two blocks (and at most the faults on its own code pages).
+  auto folded = run("cd " + dir_ + " && " + bin("er_convert") + " -format folded -metrics page-faults -o - hs.er");
+  ASSERT_EQ(folded.status, 0) << folded.err;
+  std::istringstream in(folded.out);
+  std::string line;
+  long in_touch = 0;
+  while (std::getline(in, line)) {
+    auto sp = line.rfind(' ');
+    if (sp == std::string::npos) continue;
+    std::string stack = line.substr(0, sp);
+    if (stack.size() >= 5 && stack.compare(stack.size() - 5, 5, "touch") == 0) in_touch += std::stol(line.substr(sp + 1));
+  }
+  EXPECT_GE(in_touch, a + b) << folded.out;
+  EXPECT_LE(in_touch, a + b + 2) << folded.out;
 }
 
 TEST_F(DataspaceHeapStackTest, WithoutTheHeapTraceHeapAddressesAreNotDeterminable) {

@@ -20,7 +20,7 @@ static int resident(volatile char* p) {
 }
 
 /* Writes one byte in each page of [p, p + n): the faults it takes. */
-__attribute__((noinline)) static int touch(volatile char* p, size_t n) {
+__attribute__((noinline)) int touch(volatile char* p, size_t n) {
   int faults = 0;
   for (size_t off = 0; off < n; off += PAGE) {
     faults += !resident(p + off);
