@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <variant>
 
 #include "disasm/object_code.h"
@@ -53,6 +54,17 @@ std::string aggregate_row_name(const std::string& aggregate) { return "{" + aggr
 std::string heap_object_name(const std::string& site) { return "<Heap>.(allocated at " + site + ")"; }
 
 namespace {
+// "{array:...}", "{volatile+array:...}": an array (an aggregate of its elements), not a scalar.
+bool is_array(const std::string& descriptor) {
+  size_t p = 1;
+  for (bool more = true; more;) {
+    more = false;
+    for (const char* q : {"const+", "volatile+"})
+      if (descriptor.compare(p, std::strlen(q), q) == 0) p += std::strlen(q), more = true;
+  }
+  return descriptor.compare(p, 6, "array:") == 0;
+}
+
 constexpr const char* kNoObjectAtAddress =
     "<Unknown>.(Not determinable from the symbolic information: no data object at the address)";
 }  // namespace
@@ -212,7 +224,7 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps, const Si
       auto& row = d.aggs_[d.objs_[size_t(ev.aggregate)].name.substr(1, d.objs_[size_t(ev.aggregate)].name.size() - 4)];
       add(row.values, ev);
       if (ev.member >= 0) add(row.member_values[size_t(ev.member)], ev);
-    } else if (o && o->kind == ObjectKind::kVariable && o->name.rfind("{array:", 0) != 0) {
+    } else if (o && o->kind == ObjectKind::kVariable && !is_array(o->name)) {
       add(d.scalars_, ev);  // scalar variables (arrays are aggregates of their elements)
     }
   }

@@ -151,6 +151,31 @@ TEST(Dataspace, AddressesInLiveHeapBlocksGoToTheirAllocationSite) {
   EXPECT_EQ(value_of(objs, "<Unknown>"), 2u);
 }
 
+TEST(Dataspace, DataSortOrdersTheListsAndKeepsTotalFirst) {
+  std::vector<reader::Experiment> exps;
+  exps.push_back(synthesized());
+  Dataspace d = Dataspace::build(exps);
+  auto pos = [](const std::string& text, const std::string& what) { return text.find("  " + what + "\n"); };
+  // By the metric (the default): the array (700) before the scalar (100).
+  auto by_value = render_data_objects(d, {}, 0, {"dcm", false}).text;
+  EXPECT_LT(pos(by_value, "{array:structure:ds_rec_t ds_test_recs}"), pos(by_value, "{long_int ds_test_scalar}"))
+      << by_value;
+  // Reversed: the smallest first, <Total> still heads the list.
+  auto rev = render_data_objects(d, {}, 0, {"dcm", true}).text;
+  EXPECT_GT(pos(rev, "{array:structure:ds_rec_t ds_test_recs}"), pos(rev, "{long_int ds_test_scalar}")) << rev;
+  EXPECT_LT(pos(rev, "<Total>"), pos(rev, "{long_int ds_test_scalar}")) << rev;
+  // By name: '<' sorts before '{'.
+  auto by_name = render_data_objects(d, {}, 0, {"name", false}).text;
+  EXPECT_LT(pos(by_name, "<Unknown>"), pos(by_name, "{array:structure:ds_rec_t ds_test_recs}")) << by_name;
+  EXPECT_LT(pos(by_name, "{array:structure:ds_rec_t ds_test_recs}"), pos(by_name, "{long_int ds_test_scalar}"))
+      << by_name;
+  // Memory objects by name: by index.
+  std::string err;
+  auto rows = d.memory_objects("VADDR>255?VADDR>>6:-1", {}, &err);
+  auto mo = render_memobj(d, "Vline_64B", rows, 0, true, {"name", false}).text;
+  EXPECT_LT(mo.find("<Unknown>"), mo.find("Vline_64B:0x")) << mo;
+}
+
 TEST(Dataspace, NoDataSaysWhy) {
   std::vector<reader::Experiment> exps(1);
   Dataspace d = Dataspace::build(exps);

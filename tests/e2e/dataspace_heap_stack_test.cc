@@ -55,7 +55,8 @@ TEST_F(DataspaceHeapStackTest, FaultsInHeapBlocksGoToTheirAllocationSitesAndInAL
   // The site names the allocator's caller with its source line.
   EXPECT_TRUE(std::regex_match(site_a, std::regex(R"(<Heap>\.\(allocated at make_a, ds_heap_stack\.c:\d+\))"))) << site_a;
   EXPECT_EQ(row_value(objs.out, "<Heap>"), a + b) << objs.out;
-  EXPECT_EQ(row_value(objs.out, "{array:volatile+char buf}"), local) << objs.out;
+  EXPECT_EQ(row_value(objs.out, "{volatile+array:volatile+char buf}"), local) << objs.out;
+  EXPECT_EQ(row_value(objs.out, "<Scalars>"), -1) << objs.out;  // an array is no scalar
 
   auto single = er_print("-data_single make_b hs.er");
   ASSERT_EQ(single.status, 0) << single.err;
