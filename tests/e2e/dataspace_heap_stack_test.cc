@@ -91,6 +91,10 @@ TEST_F(DataspaceHeapStackTest, FaultsInHeapBlocksGoToTheirAllocationSitesAndInAL
   }
   EXPECT_GE(in_touch, a + b) << folded.out;
   EXPECT_LE(in_touch, a + b + 2) << folded.out;
+  // ...and er_print's JSON, which the analyzer's adapter reads.
+  auto json = er_print("-json -functions hs.er");
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_NE(json.out.find(R"("metric":"page-faults")"), std::string::npos) << json.out.substr(0, 2000);
 }
 
 TEST_F(DataspaceHeapStackTest, WithoutTheHeapTraceHeapAddressesAreNotDeterminable) {
