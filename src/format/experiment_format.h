@@ -442,7 +442,7 @@ struct HwcEventRecord {
   uint64_t paddr;       // physical address, 0 if unknown (/proc/self/pagemap)
   uint32_t addr_source; // HwcAddrSource
   int32_t cpu;
-  uint64_t regs[kHwcRegCount];  // addr_source == kHwcAddrRegs
+  uint64_t regs[kHwcRegCount];  // kHwcAddrRegs; kHwcAddrPrecise too where rip != 0 (stack locals)
 };
 static_assert(sizeof(HwcEventRecord) == 72 + 8 * kHwcRegCount);
 
