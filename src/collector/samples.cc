@@ -16,6 +16,7 @@
 #include "collector/fd_owned.h"
 #include "collector/microstates.h"
 #include "collector/real_functions.h"
+#include "collector/outside_sampler.h"
 #include "collector/runtime.h"
 #include "collector/signal_guard.h"
 #include "collector/thread_state.h"
@@ -215,7 +216,7 @@ void samples_start() {
     log_warning("sample_signal", "could not install the handler of the -l signal");
   if (g_rt.config.sample_interval_ms <= 0 || __atomic_load_n(&g_sampler_running, __ATOMIC_ACQUIRE)) return;
   __atomic_store_n(&g_stop, 0, __ATOMIC_RELEASE);
-  if (microstates_running()) {
+  if (microstates_running() || (outside_sampler_active() && g_rt.config.clock_interval_ns)) {
     // One collector thread, not two: the microstate sampler takes them (samples_tick).
     g_next_due_ns = monotonic_ns() + uint64_t(g_rt.config.sample_interval_ms) * 1000000ull;
     __atomic_store_n(&g_by_microstates, 1, __ATOMIC_RELEASE);
