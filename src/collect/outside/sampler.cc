@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 #include "collect/outside/outside_files.h"
@@ -52,17 +51,9 @@ uint32_t microstate_of(Sleep c) {
 
 bool is_fault(Sleep c) { return c == Sleep::kText || c == Sleep::kData; }
 
-// The collector's experiment start (CLOCK_MONOTONIC), from the log's start line; 0 until then.
-uint64_t read_start(const std::string& experiment) {
-  std::ifstream in(experiment + "/" + format::kLogFile);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find(" start ") == std::string::npos) continue;
-    auto at = line.find(" monotonic_ns=");
-    if (at == std::string::npos) continue;
-    return std::strtoull(line.c_str() + at + 14, nullptr, 10);
-  }
-  return 0;
+uint64_t field(const std::string& line, const char* key) {
+  auto at = line.find(key);
+  return at == std::string::npos ? 0 : std::strtoull(line.c_str() + at + std::strlen(key), nullptr, 10);
 }
 
 }  // namespace
@@ -76,11 +67,36 @@ OutsideSampler::OutsideSampler(std::string experiment, pid_t pid, uint64_t inter
 
 OutsideSampler::~OutsideSampler() { finish(); }
 
+void OutsideSampler::read_log() {
+  int fd = open((experiment_ + "/" + format::kLogFile).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  char buf[65536];
+  ssize_t n;
+  while ((n = pread(fd, buf, sizeof buf, off_t(log_offset_))) > 0) {
+    log_offset_ += uint64_t(n);
+    log_partial_.append(buf, size_t(n));
+    size_t begin = 0, nl;
+    while ((nl = log_partial_.find('\n', begin)) != std::string::npos) {
+      std::string line = log_partial_.substr(begin, nl - begin);
+      begin = nl + 1;
+      if (line.find(" thread_start ") != std::string::npos) {
+        if (uint64_t tid = field(line, " tid=")) known_.insert(uint32_t(tid));
+      } else if (!start_mono_ns_ && line.find(" start ") != std::string::npos) {
+        start_mono_ns_ = field(line, " monotonic_ns=");
+      }
+    }
+    log_partial_.erase(0, begin);
+  }
+  close(fd);
+}
+
 bool OutsideSampler::started() {
-  if (start_mono_ns_) return true;
-  start_mono_ns_ = read_start(experiment_);
+  read_log();
   if (!start_mono_ns_) return false;
-  files_ = std::make_unique<OutsideFiles>(experiment_);
+  if (!files_) {
+    files_ = std::make_unique<OutsideFiles>(experiment_);
+    known_.insert(uint32_t(pid_));  // the initial thread
+  }
   return true;
 }
 
@@ -91,6 +107,10 @@ void OutsideSampler::look() {
     ++looks_;
     uint64_t now = clock_now(CLOCK_MONOTONIC);
     for (uint32_t tid : proc_->tids()) {
+      if (!known_.count(tid)) {  // not (yet) the collector's: born after the previous look
+        first_listed_.try_emplace(tid, last_look_ns_);
+        continue;
+      }
       auto [it, is_new] = tracks_.try_emplace(tid);
       if (is_new) ++threads_seen_;
       look_at(tid, it->second, now, is_new);
@@ -177,7 +197,9 @@ void OutsideSampler::look_at(uint32_t tid, Track& t, uint64_t now, bool is_new) 
     } else {
       // Born since the previous look: its life from its start time (USER_HZ ticks since boot,
       // no earlier than that look), its CPU time and run-queue delay from zero.
-      uint64_t birth = last_look_ns_;
+      auto listed = first_listed_.find(tid);
+      uint64_t birth = listed != first_listed_.end() ? listed->second : last_look_ns_;
+      if (listed != first_listed_.end()) first_listed_.erase(listed);
       if (auto ts = proc_->stat(tid)) {
         uint64_t hz = uint64_t(sysconf(_SC_CLK_TCK));
         uint64_t boot_to_mono = clock_now(CLOCK_BOOTTIME) - clock_now(CLOCK_MONOTONIC);

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 
@@ -37,6 +38,10 @@ class OutsideSampler {
 
  private:
   bool started();
+  // Reads what the collector appended to the log since the last call: its start line, the
+  // threads it knows (thread_start). Records are written for those threads only: the reader
+  // takes a thread the log never named for damage.
+  void read_log();
   void look_at(uint32_t tid, Track& t, uint64_t now, bool is_new);
   void add(uint32_t tid, Track& t, uint64_t stack, uint32_t state, uint64_t ns, uint64_t now);
   void flush(uint32_t tid, Track& t, uint64_t now);
@@ -53,6 +58,10 @@ class OutsideSampler {
   std::unique_ptr<RemoteUnwinder> unwinder_;
   std::unique_ptr<OutsideFiles> files_;
   std::map<uint32_t, Track> tracks_;
+  std::set<uint32_t> known_;                  // threads the collector named in the log
+  std::map<uint32_t, uint64_t> first_listed_;  // listed, not yet known: the look before
+  uint64_t log_offset_ = 0;
+  std::string log_partial_;
 };
 
 }  // namespace erkit::collect::outside
