@@ -26,6 +26,7 @@ struct OutsideSampler::Track {
   uint64_t ep_sp = 0, ep_pc = 0, ep_stack = 0;
   Sleep ep_class = Sleep::kNone;
   uint64_t fault_majflt = 0;
+  uint64_t carried = 0;  // residual of the latest look that found the thread runnable
   // Samples with the same stack are merged until this much time accumulates.
   uint64_t pend_stack = 0;
   uint64_t pend[format::kMsCount] = {};
@@ -81,6 +82,11 @@ void OutsideSampler::read_log() {
       begin = nl + 1;
       if (line.find(" thread_start ") != std::string::npos) {
         if (uint64_t tid = field(line, " tid=")) known_.insert(uint32_t(tid));
+      } else if (line.find(" setting name=sampler where=collect ") != std::string::npos) {
+        initial_.tid = uint32_t(field(line, " tid="));
+        initial_.at_ns = field(line, " at_ns=");
+        initial_.exec_ns = field(line, " exec_ns=");
+        initial_.delay_ns = field(line, " delay_ns=");
       } else if (!start_mono_ns_ && line.find(" start ") != std::string::npos) {
         start_mono_ns_ = field(line, " monotonic_ns=");
       }
@@ -120,7 +126,7 @@ void OutsideSampler::look() {
     // that look is lost (at most one period).
     for (auto it = tracks_.begin(); it != tracks_.end();) {
       if (it->second.seen_look != looks_) {
-        flush(it->first, it->second, now);
+        close_track(it->first, it->second, now);
         it = tracks_.erase(it);
       } else {
         ++it;
@@ -194,6 +200,11 @@ void OutsideSampler::look_at(uint32_t tid, Track& t, uint64_t now, bool is_new) 
       t.base_wall = now;
       t.base_exec = st->exec_ns;
       t.base_delay = st->delay_ns;
+      if (tid == initial_.tid && initial_.at_ns && initial_.at_ns <= now) {  // from the collector's start
+        t.base_wall = initial_.at_ns;
+        t.base_exec = initial_.exec_ns;
+        t.base_delay = initial_.delay_ns;
+      }
     } else {
       // Born since the previous look: its life from its start time (USER_HZ ticks since boot,
       // no earlier than that look), its CPU time and run-queue delay from zero.
@@ -229,7 +240,10 @@ void OutsideSampler::look_at(uint32_t tid, Track& t, uint64_t now, bool is_new) 
   if (sc->running) {
     // Seen running between page faults: the kernel's fault count says it slept in faults again.
     auto ts = is_fault(t.ep_class) && t.ep_stack ? proc_->stat(tid) : std::nullopt;
-    if (!ts || ts->majflt <= t.fault_majflt) return;  // carried: may still hold a run-queue wait
+    if (!ts || ts->majflt <= t.fault_majflt) {  // carried: may still hold a run-queue wait
+      t.carried = uint64_t(residual);
+      return;
+    }
     t.fault_majflt = ts->majflt;
     state = microstate_of(t.ep_class);
     stack = t.ep_stack;
@@ -249,13 +263,27 @@ void OutsideSampler::look_at(uint32_t tid, Track& t, uint64_t now, bool is_new) 
   }
   add(tid, t, stack, state, uint64_t(residual), now);
   t.accounted += uint64_t(residual);
+  t.carried = 0;
+}
+
+// A thread's end, or the process's: the residual still carried goes, as the ending thread's
+// own accounting does in-process, to its latest sleep (class and stack), or to Wait CPU if it
+// never slept (then it is the run-queue wait the kernel had not added yet).
+void OutsideSampler::close_track(uint32_t tid, Track& t, uint64_t now) {
+  if (t.carried) {
+    uint32_t state = t.ep_class == Sleep::kNone ? uint32_t(format::kMsWaitCpu) : microstate_of(t.ep_class);
+    add(tid, t, t.ep_stack, state, t.carried, now);
+    t.accounted += t.carried;
+    t.carried = 0;
+  }
+  flush(tid, t, now);
 }
 
 void OutsideSampler::finish() {
   if (finished_) return;
   finished_ = true;
   uint64_t now = clock_now(CLOCK_MONOTONIC);
-  for (auto& [tid, t] : tracks_) flush(tid, t, now);
+  for (auto& [tid, t] : tracks_) close_track(tid, t, now);
   if (!files_) return;
   files_->flush();
   // The whole tree's sampling cost, once, in the founder's log (collect's CPU, not the target's).

@@ -45,6 +45,7 @@ class OutsideSampler {
   void look_at(uint32_t tid, Track& t, uint64_t now, bool is_new);
   void add(uint32_t tid, Track& t, uint64_t stack, uint32_t state, uint64_t ns, uint64_t now);
   void flush(uint32_t tid, Track& t, uint64_t now);
+  void close_track(uint32_t tid, Track& t, uint64_t now);
   uint64_t sleep_stack(uint32_t tid, Track& t, int64_t nr, uint64_t sp, uint64_t pc, uint64_t pcount);
 
   std::string experiment_;
@@ -61,6 +62,11 @@ class OutsideSampler {
   std::set<uint32_t> known_;                  // threads the collector named in the log
   std::map<uint32_t, uint64_t> first_listed_;  // listed, not yet known: the look before
   uint64_t log_offset_ = 0;
+  // The initial thread's baseline, taken by the collector as it started (its sampler line).
+  struct {
+    uint32_t tid = 0;
+    uint64_t at_ns = 0, exec_ns = 0, delay_ns = 0;
+  } initial_;
   std::string log_partial_;
 };
 
