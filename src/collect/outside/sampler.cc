@@ -80,7 +80,9 @@ void OutsideSampler::read_log() {
     while ((nl = log_partial_.find('\n', begin)) != std::string::npos) {
       std::string line = log_partial_.substr(begin, nl - begin);
       begin = nl + 1;
-      if (line.find(" thread_start ") != std::string::npos) {
+      if (line.find(" exit how=") != std::string::npos) {
+        collector_ended_ = true;  // exit, or exec: a new image records into its own experiment
+      } else if (line.find(" thread_start ") != std::string::npos) {
         if (uint64_t tid = field(line, " tid=")) known_.insert(uint32_t(tid));
       } else if (line.find(" setting name=sampler where=collect ") != std::string::npos) {
         initial_.tid = uint32_t(field(line, " tid="));
@@ -109,7 +111,7 @@ bool OutsideSampler::started() {
 void OutsideSampler::look() {
   if (finished_) return;
   uint64_t cpu0 = clock_now(CLOCK_THREAD_CPUTIME_ID);
-  if (started()) {
+  if (started() && !collector_ended_) {
     ++looks_;
     uint64_t now = clock_now(CLOCK_MONOTONIC);
     for (uint32_t tid : proc_->tids()) {

@@ -55,6 +55,7 @@ class OutsideSampler {
   uint64_t last_look_ns_ = 0;
   uint64_t looks_ = 0, threads_seen_ = 0, unwinds_ = 0, cpu_ns_ = 0;
   bool finished_ = false;
+  bool collector_ended_ = false;  // the log's exit line: nothing more to sample
   std::unique_ptr<ProcTask> proc_;
   std::unique_ptr<RemoteUnwinder> unwinder_;
   std::unique_ptr<OutsideFiles> files_;
