@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <ctime>
 #include <thread>
 
 namespace erkit::collect::outside {
@@ -48,9 +50,28 @@ TEST(ProcTask, ReadsAnotherThreadOfALiveProcess) {
   auto st = p.schedstat(self);
   ASSERT_TRUE(st);
   EXPECT_GT(st->exec_ns, 0u);
-  EXPECT_TRUE(p.syscall(self)->running);  // reading its own file: it is running
+  EXPECT_EQ(p.syscall(self)->nr, SYS_read);  // reading its own file: inside that read
   ASSERT_TRUE(p.stat(self));
   EXPECT_EQ(p.stat(self)->state, 'R');
+  // Another thread asleep in a system call: its number, its user sp and pc.
+  std::atomic<uint32_t> sleeper{0};
+  std::thread t([&] {
+    sleeper = uint32_t(syscall(SYS_gettid));
+    timespec ts{0, 300000000};
+    nanosleep(&ts, nullptr);
+  });
+  while (!sleeper) std::this_thread::yield();
+  std::optional<SyscallState> sc;
+  for (int i = 0; i < 100; ++i) {  // until it is inside nanosleep
+    sc = p.syscall(sleeper);
+    if (sc && !sc->running) break;
+    usleep(2000);
+  }
+  t.join();
+  ASSERT_TRUE(sc && !sc->running);
+  EXPECT_TRUE(sc->nr == SYS_nanosleep || sc->nr == SYS_clock_nanosleep) << sc->nr;
+  EXPECT_NE(sc->sp, 0u);
+  EXPECT_NE(sc->pc, 0u);
   int on_stack = 0;
   EXPECT_EQ(p.page_present(uint64_t(reinterpret_cast<uintptr_t>(&on_stack))).value_or(true), true);
   EXPECT_FALSE(ProcTask(0x7ffffff).schedstat(1));
