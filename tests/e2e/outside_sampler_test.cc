@@ -16,10 +16,10 @@ namespace {
 class OutsideSampler : public CollectTest {};
 
 TEST_F(OutsideSampler, TheTargetSeesNoCollectorThread) {
-  auto plain = run(program("task_count"));
+  auto plain = run(program("outside_task_count"));
   ASSERT_EQ(plain.status, 0) << plain.err;
   ASSERT_EQ(plain.out, "tasks 1 1\n") << "the program alone is single-threaded";
-  auto c = run("cd " + dir_ + " && ERKIT_SAMPLER=collect " + bin("collect") + " -o t.er " + program("task_count"));
+  auto c = run("cd " + dir_ + " && ERKIT_SAMPLER=collect " + bin("collect") + " -o t.er " + program("outside_task_count"));
   ASSERT_EQ(c.status, 0) << c.err;
   EXPECT_EQ(c.out, plain.out) << "under collect with the outside sampler";
   // The collector says where its sampler is, and collect logged its own cost once.
@@ -27,13 +27,13 @@ TEST_F(OutsideSampler, TheTargetSeesNoCollectorThread) {
   EXPECT_NE(log.find("setting name=sampler where=collect"), std::string::npos) << log;
   EXPECT_NE(log.find(" sampler where=collect looks="), std::string::npos) << log;
   // The default (in-process sampler) still adds its thread: this test can tell them apart.
-  auto d = run("cd " + dir_ + " && env -u ERKIT_SAMPLER " + bin("collect") + " -o d.er " + program("task_count"));
+  auto d = run("cd " + dir_ + " && env -u ERKIT_SAMPLER " + bin("collect") + " -o d.er " + program("outside_task_count"));
   ASSERT_EQ(d.status, 0) << d.err;
   EXPECT_EQ(d.out, "tasks 2 2\n");
 }
 
 TEST_F(OutsideSampler, SleepIsOtherWaitAtTheSleepingStack) {
-  auto c = run("cd " + dir_ + " && ERKIT_SAMPLER=collect " + bin("collect") + " -o t.er " + program("task_count"));
+  auto c = run("cd " + dir_ + " && ERKIT_SAMPLER=collect " + bin("collect") + " -o t.er " + program("outside_task_count"));
   ASSERT_EQ(c.status, 0) << c.err;
   auto p = er_print("-metrics i.user:i.owait:i.wall -functions t.er");
   ASSERT_EQ(p.status, 0) << p.err;
