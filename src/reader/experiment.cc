@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <unordered_map>
 
 #include "common/progress.h"
 #include "common/text_escape.h"
@@ -17,6 +18,7 @@
 #include "reader/lifecycle.h"
 #include "reader/record_bounds.h"
 #include "reader/text_file.h"
+#include "format/outside_sampler.h"
 
 namespace erkit::reader {
 namespace {
@@ -273,11 +275,40 @@ void report_absent_data_file(Experiment& e, format::DataKind kind, int err) {
                                            : fmt::format("cannot be read: {} ({} was on: its data is not shown)", why, what)});
 }
 
+// Wait CPU written by collect's outside sampler without a stack goes to the stack of the same
+// thread's latest CPU sample before it, else its first one after (format/outside_sampler.h).
+// e.clock is sorted by time.
+void place_outside_waits(Experiment& e) {
+  std::unordered_map<uint32_t, uint64_t> last_cpu;
+  std::unordered_map<uint32_t, std::vector<size_t>> unplaced;
+  for (size_t i = 0; i < e.clock.size(); ++i) {
+    auto& c = e.clock[i];
+    bool outside = c.flags & format::kClockFlagOutside;
+    if (!outside && !(c.flags & format::kClockFlagBlockedSample) && c.stack_id != format::kNoStackId) {
+      last_cpu[c.tid] = c.stack_id;
+      auto it = unplaced.find(c.tid);
+      if (it != unplaced.end()) {
+        for (size_t j : it->second) e.clock[j].stack_id = c.stack_id;
+        unplaced.erase(it);
+      }
+    } else if (outside && c.stack_id == format::kNoStackId) {
+      auto it = last_cpu.find(c.tid);
+      if (it != last_cpu.end()) c.stack_id = it->second;
+      else unplaced[c.tid].push_back(i);
+    }
+  }
+}
+
 void read_data(Experiment& e) {
   common::Progress progress("reading", e.path);  // records, on a terminal after 1 s
-  for (uint32_t k = 0; k < uint32_t(format::DataKind::kCount); ++k) {
+  // Every kind's file, then the files of collect's outside sampler (format/outside_sampler.h).
+  const uint32_t kOutsideKinds[] = {uint32_t(format::DataKind::kStacks), uint32_t(format::DataKind::kProfile)};
+  const uint32_t nfiles = uint32_t(format::DataKind::kCount) + 2;
+  for (uint32_t i = 0; i < nfiles; ++i) {
+    const bool outside = i >= uint32_t(format::DataKind::kCount);
+    const uint32_t k = outside ? kOutsideKinds[i - uint32_t(format::DataKind::kCount)] : i;
     auto kind = format::DataKind(k);
-    std::string file = format::kDataFileNames[k];
+    std::string file = std::string(format::kDataFileNames[k]) + (outside ? format::kOutsideSuffix : "");
     std::vector<std::string> msgs;
     uint64_t bad = 0, implausible = 0;
     auto st = read_data_file(e.path + "/" + file, kind, [&](uint32_t rk, const uint8_t* p, uint32_t size) {
@@ -378,7 +409,7 @@ void read_data(Experiment& e) {
       }
     }, &msgs);
     for (auto& m : msgs) e.problems.push_back({file, m});
-    if (st.open_error) report_absent_data_file(e, kind, st.open_error);
+    if (st.open_error && !(outside && st.open_error == ENOENT)) report_absent_data_file(e, kind, st.open_error);
     if (bad) e.problems.push_back({file, fmt::format("{} records of unknown kind or wrong size skipped", bad)});
     if (implausible)
       e.problems.push_back({file, fmt::format("{} records with impossible values (damaged) skipped", implausible)});
@@ -412,6 +443,7 @@ void read_data(Experiment& e) {
   std::stable_sort(e.omp_tasks.begin(), e.omp_tasks.end(), by_time);
   std::stable_sort(e.samples.begin(), e.samples.end(),
                    [](const OverviewSample& a, const OverviewSample& b) { return a.rec.tstamp_ns < b.rec.tstamp_ns; });
+  place_outside_waits(e);
 }
 
 }  // namespace
