@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/clock_scan.h"
 #include "model/function_table.h"
 #include "model/metric_defs.h"
 #include "model/stack_resolver.h"
@@ -150,6 +151,7 @@ class Profile {
   // Stacks as the view mode shows them, by (experiment, stack, state, fork stack).
   std::map<std::tuple<uint32_t, uint64_t, uint32_t, uint64_t>, std::unique_ptr<ResolvedStack>> view_stacks_;
   std::unordered_map<ObjId, FuncId> object_funcs_;  // collapsed object -> pseudo-function
+  std::vector<ClockScan> clock_scans_;  // per experiment: clock samples summed by stack (issue 24)
 };
 
 }  // namespace erkit::model

@@ -17,6 +17,7 @@
 #include "reader/lifecycle.h"
 #include "reader/record_bounds.h"
 #include "reader/text_file.h"
+#include "reader/time_order.h"
 
 namespace erkit::reader {
 namespace {
@@ -280,6 +281,15 @@ void read_data(Experiment& e) {
     std::string file = format::kDataFileNames[k];
     std::vector<std::string> msgs;
     uint64_t bad = 0, implausible = 0;
+    // Room for every record the file can hold, reserved (not touched) up front: growing a
+    // vector of 10 M samples by doubling would copy it and hold both copies at once.
+    if (struct stat sb; stat((e.path + "/" + file).c_str(), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+      size_t bytes = size_t(sb.st_size);
+      if (kind == format::DataKind::kProfile) e.clock.reserve(bytes / sizeof(format::ClockSampleRecord));
+      if (kind == format::DataKind::kHeap) e.heap.reserve(bytes / sizeof(format::HeapFreeRecord));  // the smallest
+      if (kind == format::DataKind::kSync) e.sync.reserve(bytes / sizeof(format::SyncEventRecord));
+      if (kind == format::DataKind::kIo) e.io.reserve(bytes / sizeof(format::IoEventRecord));
+    }
     auto st = read_data_file(e.path + "/" + file, kind, [&](uint32_t rk, const uint8_t* p, uint32_t size) {
       progress.tick();
       switch (rk) {
@@ -299,7 +309,7 @@ void read_data(Experiment& e) {
           format::ClockSampleRecord r;
           if (!copy_record(p, size, &r)) { ++bad; return; }
           if (!plausible(r)) { ++implausible; return; }
-          ClockSample s{r.tstamp_ns, r.stack_id, r.tid, r.cpu, r.flags, {}};
+          ClockSample s{r.tstamp_ns, r.stack_id, r.tid, r.cpu, r.flags, 0, {}};
           std::memcpy(s.ns, r.ns, sizeof s.ns);
           e.clock.push_back(s);
           return;
@@ -310,7 +320,7 @@ void read_data(Experiment& e) {
           bool ok = r.omp_state < format::kOmpStateCount;
           for (uint64_t ns : r.ns) ok = ok && ns <= kMaxPlausible;
           if (!ok) { ++implausible; return; }
-          ClockSample s{r.tstamp_ns, r.stack_id, r.tid, r.cpu, r.flags, {}, r.omp_state, r.fork_stack_id};
+          ClockSample s{r.tstamp_ns, r.stack_id, r.tid, r.cpu, r.flags, r.omp_state, {}, r.fork_stack_id};
           std::memcpy(s.ns, r.ns, sizeof s.ns);
           e.clock.push_back(s);
           return;
@@ -396,14 +406,13 @@ void read_data(Experiment& e) {
                           fmt::format("{} of {} events refer to call stacks missing from the file; "
                                       "they are shown as <Unknown>",
                                       orphans, events)});
-  auto by_time = [](const auto& a, const auto& b) { return a.tstamp_ns < b.tstamp_ns; };
-  std::stable_sort(e.clock.begin(), e.clock.end(), by_time);
-  std::stable_sort(e.heap.begin(), e.heap.end(), by_time);
-  std::stable_sort(e.sync.begin(), e.sync.end(), by_time);
-  std::stable_sort(e.io.begin(), e.io.end(), by_time);
-  std::stable_sort(e.omp_regions.begin(), e.omp_regions.end(), by_time);
-  std::stable_sort(e.samples.begin(), e.samples.end(),
-                   [](const OverviewSample& a, const OverviewSample& b) { return a.rec.tstamp_ns < b.rec.tstamp_ns; });
+  auto time = [](const auto& r) { return r.tstamp_ns; };
+  sort_by_time(e.clock, time);
+  sort_by_time(e.heap, time);
+  sort_by_time(e.sync, time);
+  sort_by_time(e.io, time);
+  sort_by_time(e.omp_regions, time);
+  sort_by_time(e.samples, [](const OverviewSample& s) { return s.rec.tstamp_ns; });
 }
 
 }  // namespace
@@ -423,6 +432,18 @@ const LoadObject* Experiment::object_at(uint64_t pc, uint64_t t) const {
     if (!best) best = &o;
   }
   return best;
+}
+
+std::vector<std::string> descendant_dirs(const std::string& path) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& d : fs::directory_iterator(path, ec)) {
+    std::string n = d.path().filename().string();
+    if (d.is_directory() && n.size() > 4 && n[0] == '_' && n.substr(n.size() - 3) == ".er")
+      out.push_back(d.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 bool is_experiment_dir(const std::string& path) {
@@ -457,13 +478,7 @@ OpenResult open_experiment(const std::string& path_in) {
   read_dynamic_code(e);
   apply_archives(e);
   for_each_line(path + "/" + format::kNotesFile, [&](std::string_view l, size_t) { e.notes.emplace_back(l); });
-  std::error_code ec;
-  for (const auto& d : fs::directory_iterator(path, ec)) {
-    std::string n = d.path().filename().string();
-    if (d.is_directory() && n.size() > 4 && n[0] == '_' && n.substr(n.size() - 3) == ".er")
-      e.descendants.push_back(d.path().string());
-  }
-  std::sort(e.descendants.begin(), e.descendants.end());
+  e.descendants = descendant_dirs(path);
   return {std::move(e), {}};
 }
 

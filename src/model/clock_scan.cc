@@ -1,0 +1,132 @@
+#include "model/clock_scan.h"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+#include <unordered_map>
+
+namespace erkit::model {
+
+void clock_sample_values(const reader::ClockSample& s, int64_t out[kClockSumCount]) {
+  std::memset(out, 0, sizeof(int64_t) * kClockSumCount);
+  int64_t total = 0;
+  for (uint32_t m = 0; m < format::kMsCount; ++m) total += int64_t(s.ns[m]);
+  if (s.flags & format::kClockFlagKernel) {  // er_kernel: KCPU Cycles, or Kthr Time of a -T thread
+    out[(s.flags & format::kClockFlagKernelThread) ? 10 : 9] = total;
+    return;
+  }
+  for (uint32_t m = 0; m < format::kMsCount; ++m) out[m] = int64_t(s.ns[m]);  // kUser.. in order
+  out[7] = total;
+  if (s.flags & format::kClockFlagMainThread) out[8] = total;
+}
+
+namespace {
+
+static_assert(kUser == 0 && kOtherWait == format::kMsCount - 1, "microstates are the first metrics");
+
+// One worker's part: samples [begin, end).
+struct Part {
+  std::vector<ClockStackSum> stacks;
+  std::unordered_map<uint64_t, uint32_t> stack_slot;
+  std::vector<ClockThreadSum> threads;
+  std::unordered_map<uint32_t, uint32_t> thread_slot;
+  std::vector<int32_t> cpus;
+};
+
+void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end, Part& p) {
+  int64_t v[kClockSumCount];
+  uint64_t last_id = 0;
+  uint32_t last_slot = UINT32_MAX;
+  uint32_t last_tid = 0, last_thread = UINT32_MAX;
+  int32_t last_cpu = -1;
+  for (const reader::ClockSample* s = begin; s != end; ++s) {
+    clock_sample_values(*s, v);
+    if (last_slot == UINT32_MAX || s->stack_id != last_id) {
+      auto [it, fresh] = p.stack_slot.try_emplace(s->stack_id, uint32_t(p.stacks.size()));
+      if (fresh) {
+        ClockStackSum n{};
+        n.stack_id = s->stack_id;
+        n.first_ns = s->tstamp_ns;
+        p.stacks.push_back(n);
+      }
+      last_id = s->stack_id;
+      last_slot = it->second;
+    }
+    int64_t* sum = p.stacks[last_slot].values;
+    for (uint32_t m = 0; m < kClockSumCount; ++m) sum[m] += v[m];
+    if (last_thread == UINT32_MAX || s->tid != last_tid) {
+      auto [it, fresh] = p.thread_slot.try_emplace(s->tid, uint32_t(p.threads.size()));
+      if (fresh) p.threads.push_back({s->tid, s->tstamp_ns, s->tstamp_ns, 0});
+      last_thread = it->second;
+      last_tid = s->tid;
+    }
+    ClockThreadSum& t = p.threads[last_thread];
+    t.first_ns = std::min(t.first_ns, s->tstamp_ns);
+    t.last_ns = std::max(t.last_ns, s->tstamp_ns);
+    t.events++;
+    if (s->cpu >= 0 && s->cpu != last_cpu) {
+      if (std::find(p.cpus.begin(), p.cpus.end(), s->cpu) == p.cpus.end()) p.cpus.push_back(s->cpu);
+      last_cpu = s->cpu;
+    }
+  }
+}
+
+}  // namespace
+
+ClockScan scan_clock_samples(const reader::Experiment& e, unsigned workers) {
+  const size_t n = e.clock.size();
+  if (workers == 0) workers = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  constexpr size_t kMinPerWorker = 1 << 18;  // below, a thread costs more than it saves
+  workers = unsigned(std::clamp<size_t>(n / kMinPerWorker, 1, workers));
+  std::vector<Part> parts(workers);
+  const reader::ClockSample* base = e.clock.data();
+  auto bounds = [&](unsigned w) { return base + n * w / workers; };
+  if (workers == 1) {
+    scan_part(base, base + n, parts[0]);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned w = 1; w < workers; ++w)
+      pool.emplace_back([&, w] { scan_part(bounds(w), bounds(w + 1), parts[w]); });
+    scan_part(bounds(0), bounds(1), parts[0]);
+    for (auto& t : pool) t.join();
+  }
+  // Merge the parts in sample order: a stack, thread or CPU first seen in an earlier part
+  // comes first, so the order is that of a single pass.
+  ClockScan out;
+  if (workers == 1) {
+    out.stacks = std::move(parts[0].stacks);
+    out.threads = std::move(parts[0].threads);
+    out.cpus = std::move(parts[0].cpus);
+    return out;
+  }
+  std::unordered_map<uint64_t, uint32_t> slot;
+  std::unordered_map<uint32_t, uint32_t> thread_slot;
+  for (Part& p : parts) {
+    p.stack_slot.clear();
+    for (const ClockStackSum& s : p.stacks) {
+      auto [it, fresh] = slot.try_emplace(s.stack_id, uint32_t(out.stacks.size()));
+      if (fresh) {
+        out.stacks.push_back(s);
+        continue;
+      }
+      ClockStackSum& sum = out.stacks[it->second];
+      for (uint32_t m = 0; m < kClockSumCount; ++m) sum.values[m] += s.values[m];
+    }
+    for (const ClockThreadSum& t : p.threads) {
+      auto [it, fresh] = thread_slot.try_emplace(t.tid, uint32_t(out.threads.size()));
+      if (fresh) {
+        out.threads.push_back(t);
+        continue;
+      }
+      ClockThreadSum& o = out.threads[it->second];
+      o.first_ns = std::min(o.first_ns, t.first_ns);
+      o.last_ns = std::max(o.last_ns, t.last_ns);
+      o.events += t.events;
+    }
+    for (int32_t c : p.cpus)
+      if (std::find(out.cpus.begin(), out.cpus.end(), c) == out.cpus.end()) out.cpus.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace erkit::model
