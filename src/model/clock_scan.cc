@@ -24,13 +24,59 @@ namespace {
 
 static_assert(kUser == 0 && kOtherWait == format::kMsCount - 1, "microstates are the first metrics");
 
+// Stack id -> slot, open addressing with linear probing: one probe touches one cache line,
+// where std::unordered_map walks a node list per sample (most of the pass's time at 10 M).
+class SlotIndex {
+ public:
+  SlotIndex() { table_.assign(1024, {0, kEmpty}); }
+  // The slot of key; if it has none, `fresh` becomes its slot and *inserted is set.
+  uint32_t find_or_add(uint64_t key, uint32_t fresh, bool* inserted) {
+    size_t mask = table_.size() - 1;
+    for (size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+      Entry& en = table_[i];
+      if (en.slot == kEmpty) {
+        en = {key, fresh};
+        *inserted = true;
+        if (++used_ * 2 > table_.size()) grow();
+        return fresh;
+      }
+      if (en.key == key) {
+        *inserted = false;
+        return en.slot;
+      }
+    }
+  }
+
+ private:
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+  struct Entry {
+    uint64_t key;
+    uint32_t slot;
+  };
+  static size_t hash(uint64_t k) { return size_t((k * 0x9E3779B97F4A7C15ull) >> 17); }
+  void grow() {
+    std::vector<Entry> old(table_.size() * 2, {0, kEmpty});
+    old.swap(table_);
+    size_t mask = table_.size() - 1;
+    for (const Entry& en : old) {
+      if (en.slot == kEmpty) continue;
+      size_t i = hash(en.key) & mask;
+      while (table_[i].slot != kEmpty) i = (i + 1) & mask;
+      table_[i] = en;
+    }
+  }
+  std::vector<Entry> table_;
+  size_t used_ = 0;
+};
+
 // One worker's part: samples [begin, end).
 struct Part {
   std::vector<ClockStackSum> stacks;
-  std::unordered_map<uint64_t, uint32_t> stack_slot;
+  SlotIndex stack_slot;
   std::vector<ClockThreadSum> threads;
   std::unordered_map<uint32_t, uint32_t> thread_slot;
   std::vector<int32_t> cpus;
+  bool omp_states = false;
 };
 
 void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end, Part& p) {
@@ -41,8 +87,10 @@ void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end,
   int32_t last_cpu = -1;
   for (const reader::ClockSample* s = begin; s != end; ++s) {
     clock_sample_values(*s, v);
+    p.omp_states |= s->omp_state != 0;
     if (last_slot == UINT32_MAX || s->stack_id != last_id) {
-      auto [it, fresh] = p.stack_slot.try_emplace(s->stack_id, uint32_t(p.stacks.size()));
+      bool fresh = false;
+      last_slot = p.stack_slot.find_or_add(s->stack_id, uint32_t(p.stacks.size()), &fresh);
       if (fresh) {
         ClockStackSum n{};
         n.stack_id = s->stack_id;
@@ -50,7 +98,6 @@ void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end,
         p.stacks.push_back(n);
       }
       last_id = s->stack_id;
-      last_slot = it->second;
     }
     int64_t* sum = p.stacks[last_slot].values;
     for (uint32_t m = 0; m < kClockSumCount; ++m) sum[m] += v[m];
@@ -97,19 +144,21 @@ ClockScan scan_clock_samples(const reader::Experiment& e, unsigned workers) {
     out.stacks = std::move(parts[0].stacks);
     out.threads = std::move(parts[0].threads);
     out.cpus = std::move(parts[0].cpus);
+    out.omp_states = parts[0].omp_states;
     return out;
   }
-  std::unordered_map<uint64_t, uint32_t> slot;
+  SlotIndex slot;
   std::unordered_map<uint32_t, uint32_t> thread_slot;
   for (Part& p : parts) {
-    p.stack_slot.clear();
+    out.omp_states |= p.omp_states;
     for (const ClockStackSum& s : p.stacks) {
-      auto [it, fresh] = slot.try_emplace(s.stack_id, uint32_t(out.stacks.size()));
+      bool fresh = false;
+      uint32_t at = slot.find_or_add(s.stack_id, uint32_t(out.stacks.size()), &fresh);
       if (fresh) {
         out.stacks.push_back(s);
         continue;
       }
-      ClockStackSum& sum = out.stacks[it->second];
+      ClockStackSum& sum = out.stacks[at];
       for (uint32_t m = 0; m < kClockSumCount; ++m) sum.values[m] += s.values[m];
     }
     for (const ClockThreadSum& t : p.threads) {

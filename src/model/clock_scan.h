@@ -32,6 +32,7 @@ struct ClockScan {
   std::vector<ClockStackSum> stacks;    // in order of first sample
   std::vector<ClockThreadSum> threads;  // in order of first sample
   std::vector<int32_t> cpus;            // recorded CPUs (>= 0), in order of first sample
+  bool omp_states = false;              // a sample carries an OpenMP state
 };
 
 // The metric values one sample contributes, indexed as kClockSumMetrics (the same values

@@ -78,6 +78,7 @@ void expect_matches(const reader::Experiment& e, unsigned workers) {
     EXPECT_EQ(t.events, w.events);
   }
   EXPECT_EQ(got.cpus, want.cpus);
+  EXPECT_EQ(got.omp_states, has_omp_samples(e));
 }
 
 TEST(ClockScan, OneWorkerSumsLikeTheEventPass) { expect_matches(experiment(20000, 300, 1), 1); }
@@ -87,6 +88,12 @@ TEST(ClockScan, PartsOnThreadsMergeInSampleOrder) {
   reader::Experiment e = experiment(3 << 18, 5000, 2);
   expect_matches(e, 3);
   expect_matches(e, 2);
+}
+
+TEST(ClockScan, OpenMpStatesAreNoticed) {
+  reader::Experiment e = experiment(3 << 18, 100, 3);
+  e.clock[(3 << 18) - 5].omp_state = format::kOmpWork;  // in the last part only
+  EXPECT_TRUE(scan_clock_samples(e, 3).omp_states);
 }
 
 TEST(ClockScan, EmptyExperiment) {

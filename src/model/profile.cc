@@ -247,7 +247,7 @@ void Profile::compute() {
                             total);
   for (uint32_t x = 0; x < exps_.size(); ++x) {
     const reader::Experiment& e = exps_[x];
-    const bool omp_exp = has_omp_samples(e);
+    const bool omp_exp = clock_scans_[x].omp_states || !e.omp_regions.empty();  // has_omp_samples(e)
     if (omp_exp && !omp_view_) omp_view_ = std::make_unique<viewmode::OpenMpView>(funcs_, *resolver_);
     auto has_runtime_frame = [&](const ResolvedStack& rs) {
       for (const FrameRef& f : rs.frames)

@@ -13,7 +13,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "model/clock_scan.h"
 #include "model/function_table.h"
 #include "model/metric_defs.h"
 #include "model/stack_resolver.h"
@@ -27,6 +26,7 @@ struct EventView;
 namespace erkit::model {
 
 struct EventRecord;
+struct ClockScan;  // model/clock_scan.h
 
 // One distinct (experiment, stack) with its summed metric values.
 struct StackAggregate {

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <thread>
 
 #include "common/progress.h"
 #include "common/text_escape.h"
@@ -233,6 +234,27 @@ bool plausible(const format::IoEventRecord& r) {
   return r.duration_ns <= kMaxPlausible && r.bytes >= -1 && r.bytes <= int64_t(kMaxPlausible);
 }
 
+// How many records of v pred holds for, the records split over the machine's cores when
+// there are millions (pred must only read shared state).
+template <typename V, typename Pred>
+uint64_t count_parallel(const V& v, Pred pred) {
+  constexpr size_t kPerWorker = size_t(1) << 20;
+  size_t workers = std::clamp<size_t>(v.size() / kPerWorker, 1, std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+  std::vector<uint64_t> counts(workers);
+  auto part = [&](size_t w) {
+    uint64_t n = 0;
+    for (size_t i = v.size() * w / workers, end = v.size() * (w + 1) / workers; i < end; ++i) n += pred(v[i]);
+    counts[w] = n;
+  };
+  std::vector<std::thread> pool;
+  for (size_t w = 1; w < workers; ++w) pool.emplace_back(part, w);
+  part(0);
+  for (auto& t : pool) t.join();
+  uint64_t n = 0;
+  for (uint64_t c : counts) n += c;
+  return n;
+}
+
 // The data kind the log says was recorded, or "" (seed-spec: collect writes a setting line per
 // kind; the collector creates every data file when it starts).
 std::string recorded_kind(const RunLog& l, format::DataKind kind) {
@@ -391,16 +413,18 @@ void read_data(Experiment& e) {
   // Events whose call stack is not in the stacks file (deleted, truncated, or never flushed)
   // are kept, shown under <Unknown>, and reported once.
   uint64_t events = 0, orphans = 0;
-  auto count = [&](uint64_t id) {
-    ++events;
-    if (id != format::kNoStackId && !e.stacks.count(id)) ++orphans;
+  auto count = [&](const auto& v) {
+    events += v.size();
+    orphans += count_parallel(v, [&](const auto& r) {
+      return r.stack_id != format::kNoStackId && !e.stacks.count(r.stack_id);
+    });
   };
-  for (const auto& c : e.clock) count(c.stack_id);
-  for (const auto& r : e.heap) count(r.stack_id);
-  for (const auto& r : e.sync) count(r.stack_id);
-  for (const auto& r : e.io) count(r.stack_id);
-  for (const auto& r : e.mpi) count(r.stack_id);
-  for (const auto& r : e.hwc) count(r.stack_id);
+  count(e.clock);
+  count(e.heap);
+  count(e.sync);
+  count(e.io);
+  count(e.mpi);
+  count(e.hwc);
   if (orphans)
     e.problems.push_back({format::kDataFileNames[uint32_t(format::DataKind::kStacks)],
                           fmt::format("{} of {} events refer to call stacks missing from the file; "
