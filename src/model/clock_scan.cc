@@ -29,6 +29,7 @@ static_assert(kUser == 0 && kOtherWait == format::kMsCount - 1, "microstates are
 class SlotIndex {
  public:
   SlotIndex() { table_.assign(1024, {0, kEmpty}); }
+  void prefetch(uint64_t key) const { __builtin_prefetch(&table_[hash(key) & (table_.size() - 1)]); }
   // The slot of key; if it has none, `fresh` becomes its slot and *inserted is set.
   uint32_t find_or_add(uint64_t key, uint32_t fresh, bool* inserted) {
     size_t mask = table_.size() - 1;
@@ -80,26 +81,40 @@ struct Part {
 };
 
 void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end, Part& p) {
+  // Samples of 100,000 stacks in random order: each sample's index entry and sums are a cache
+  // miss. The loop is a pipeline: the index entry of sample i + 2A is fetched ahead, sample
+  // i + A is looked up (in sample order, so slots are still numbered by first sample) and its
+  // sums fetched ahead, and sample i is added up.
+  constexpr size_t kAhead = 8;
+  const size_t n = size_t(end - begin);
+  uint32_t ring[kAhead];
+  auto lookup = [&](const reader::ClockSample& s) {
+    bool fresh = false;
+    uint32_t slot = p.stack_slot.find_or_add(s.stack_id, uint32_t(p.stacks.size()), &fresh);
+    if (fresh) {
+      ClockStackSum sum{};
+      sum.stack_id = s.stack_id;
+      sum.first_ns = s.tstamp_ns;
+      p.stacks.push_back(sum);
+    }
+    return slot;
+  };
+  for (size_t i = 0; i < std::min(n, kAhead); ++i) ring[i] = lookup(begin[i]);
   int64_t v[kClockSumCount];
-  uint64_t last_id = 0;
-  uint32_t last_slot = UINT32_MAX;
   uint32_t last_tid = 0, last_thread = UINT32_MAX;
   int32_t last_cpu = -1;
-  for (const reader::ClockSample* s = begin; s != end; ++s) {
+  for (size_t i = 0; i < n; ++i) {
+    const reader::ClockSample* s = begin + i;
+    if (i + 2 * kAhead < n) p.stack_slot.prefetch(begin[i + 2 * kAhead].stack_id);
+    uint32_t slot = ring[i % kAhead];
+    if (i + kAhead < n) {
+      uint32_t ahead = lookup(begin[i + kAhead]);
+      ring[i % kAhead] = ahead;
+      __builtin_prefetch(&p.stacks[ahead], 1);
+    }
     clock_sample_values(*s, v);
     p.omp_states |= s->omp_state != 0;
-    if (last_slot == UINT32_MAX || s->stack_id != last_id) {
-      bool fresh = false;
-      last_slot = p.stack_slot.find_or_add(s->stack_id, uint32_t(p.stacks.size()), &fresh);
-      if (fresh) {
-        ClockStackSum n{};
-        n.stack_id = s->stack_id;
-        n.first_ns = s->tstamp_ns;
-        p.stacks.push_back(n);
-      }
-      last_id = s->stack_id;
-    }
-    int64_t* sum = p.stacks[last_slot].values;
+    int64_t* sum = p.stacks[slot].values;
     for (uint32_t m = 0; m < kClockSumCount; ++m) sum[m] += v[m];
     if (last_thread == UINT32_MAX || s->tid != last_tid) {
       auto [it, fresh] = p.thread_slot.try_emplace(s->tid, uint32_t(p.threads.size()));
