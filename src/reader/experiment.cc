@@ -307,10 +307,13 @@ void read_data(Experiment& e) {
     // vector of 10 M samples by doubling would copy it and hold both copies at once.
     if (struct stat sb; stat((e.path + "/" + file).c_str(), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
       size_t bytes = size_t(sb.st_size);
-      if (kind == format::DataKind::kProfile) e.clock.reserve(bytes / sizeof(format::ClockSampleRecord));
-      if (kind == format::DataKind::kHeap) e.heap.reserve(bytes / sizeof(format::HeapFreeRecord));  // the smallest
-      if (kind == format::DataKind::kSync) e.sync.reserve(bytes / sizeof(format::SyncEventRecord));
-      if (kind == format::DataKind::kIo) e.io.reserve(bytes / sizeof(format::IoEventRecord));
+      try {  // an address-space limit may refuse the reservation: then the vectors grow as they fill
+        if (kind == format::DataKind::kProfile) e.clock.reserve(bytes / sizeof(format::ClockSampleRecord));
+        if (kind == format::DataKind::kHeap) e.heap.reserve(bytes / sizeof(format::HeapFreeRecord));  // the smallest
+        if (kind == format::DataKind::kSync) e.sync.reserve(bytes / sizeof(format::SyncEventRecord));
+        if (kind == format::DataKind::kIo) e.io.reserve(bytes / sizeof(format::IoEventRecord));
+      } catch (const std::exception&) {
+      }
     }
     auto st = read_data_file(e.path + "/" + file, kind, [&](uint32_t rk, const uint8_t* p, uint32_t size) {
       progress.tick();
