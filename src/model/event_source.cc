@@ -169,6 +169,10 @@ void hwc_events(const reader::Experiment& e, const std::function<void(const Even
 
 void for_each_event(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
   clock_events(e, fn);
+  for_each_traced_event(e, fn);
+}
+
+void for_each_traced_event(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
   heap_events(e, fn);
   sync_events(e, fn);
   io_events(e, fn);

@@ -38,10 +38,14 @@ std::vector<bool> leaked_allocations(const std::vector<format::HeapEvent>& event
     }
     if (heap_allocates(h)) actions.push_back({h.tstamp_ns, false, idx, h.address});
   }
-  std::stable_sort(actions.begin(), actions.end(), [](const Action& a, const Action& b) {
+  auto before = [](const Action& a, const Action& b) {
     if (a.t != b.t) return a.t < b.t;
     return a.release && !b.release;
-  });
+  };
+  // The events are in time order already: without reallocs (whose release is dated at the
+  // call's start) the actions usually are too, and a sort's buffer of 20 M actions is 600 MB.
+  if (!std::is_sorted(actions.begin(), actions.end(), before))
+    std::stable_sort(actions.begin(), actions.end(), before);
   std::unordered_map<uint64_t, uint32_t> live;  // address -> allocating event
   live.reserve(1024);
   for (const Action& a : actions) {

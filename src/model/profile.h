@@ -26,6 +26,7 @@ struct EventView;
 namespace erkit::model {
 
 struct EventRecord;
+struct ClockScan;  // model/clock_scan.h
 
 // One distinct (experiment, stack) with its summed metric values.
 struct StackAggregate {
@@ -156,6 +157,7 @@ class Profile {
   // Stacks as the view mode shows them, by (experiment, stack, state, fork stack).
   mutable std::map<std::tuple<uint32_t, uint64_t, uint32_t, uint64_t>, std::unique_ptr<ResolvedStack>> view_stacks_;
   mutable std::unordered_map<ObjId, FuncId> object_funcs_;  // collapsed object -> pseudo-function
+  std::vector<ClockScan> clock_scans_;  // per experiment: clock samples summed by stack (issue 24)
 };
 
 }  // namespace erkit::model
