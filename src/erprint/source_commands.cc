@@ -12,6 +12,7 @@
 #include "erprint/function_lookup.h"
 #include "erprint/source_settings.h"
 #include "views/disasm_view.h"
+#include "views/java_disasm.h"
 #include "views/java_source.h"
 #include "views/line_views.h"
 #include "views/source_view.h"
@@ -184,7 +185,30 @@ CommandResult run_source(Session& s, const std::vector<std::string>& a) {
   return emit_report(s, "source", out, std::move(data));
 }
 
+// A Java method in user and expert modes (docs/java.md): its bytecodes with per-bytecode metrics.
+std::optional<CommandResult> run_java_disasm(Session& s, const std::vector<std::string>& a) {
+  const auto& ft = s.profile().functions();
+  for (model::FuncId f : find_functions(s, a[0])) {
+    const auto& e = ft.at(f);
+    if (e.object == model::kNoObject || ft.object(e.object).name != "<JAVA_CLASSES>") continue;
+    for (const auto& x : s.profile().experiments()) {
+      model::JavaInfo info = model::load_java_info(x.path);
+      const model::JavaMethod* m = model::find_java_method_code(info, e.name);
+      if (!m) continue;
+      views::AnnotationMetrics metrics = views::build_annotation_metrics(s.profile(), s.function_columns());
+      json::Value data;
+      std::string out = views::render_java_disasm(*m, e.addr, metrics, state(s).opts,
+                                                  s.format == OutputFormat::Json ? &data : nullptr);
+      return emit_report(s, "disasm", out, std::move(data));
+    }
+    return err(fmt::format("disasm: no bytecodes of {} were recorded (a native or abstract method, or an "
+                           "experiment of an older agent)", e.name));
+  }
+  return std::nullopt;
+}
+
 CommandResult run_disasm(Session& s, const std::vector<std::string>& a) {
+  if (auto java = run_java_disasm(s, a)) return *java;
   Target t;
   std::string error;
   if (!resolve_target(s, a, &t, &error)) return err("disasm: " + error);

@@ -1,0 +1,21 @@
+// The bytecode disassembly of a Java method (er_print -disasm in user and expert modes;
+// docs/java.md): each bytecode the agent recorded (JVMTI GetBytecodes), decoded by
+// disasm/java_bytecode.h, with the metrics of the Java frames at its bytecode index.
+#pragma once
+#include <string>
+
+#include "model/viewmode/java_info.h"
+#include "views/annotated_listing.h"
+#include "views/json.h"
+#include "views/source_view.h"
+
+namespace erkit::views {
+
+// `base`: the method's pseudo-address in the profile (its FunctionEntry::addr); a Java frame at
+// bytecode index b has PC base + b in <JAVA_CLASSES>. json_out: {"load_object","method",
+// "columns","threshold","rows"}; rows of kind "bytecode" ({"function","bci","line","mnemonic",
+// "operands","branch_target"}) and "index".
+std::string render_java_disasm(const model::JavaMethod& m, uint64_t base, const AnnotationMetrics& metrics,
+                               const SourceOptions& o, json::Value* json_out = nullptr);
+
+}  // namespace erkit::views
