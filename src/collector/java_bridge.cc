@@ -50,6 +50,7 @@ bool java_finish_stack(ThreadState* ts, void* uc, uint64_t* pcs, int* n, bool tr
 }  // namespace erkit::collector
 
 using namespace erkit::collector;
+namespace format = erkit::format;
 
 #define ERKIT_JAVA_API extern "C" __attribute__((visibility("default")))
 
