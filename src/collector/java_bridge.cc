@@ -73,6 +73,15 @@ ERKIT_JAVA_API void erkit_java_thread(int is_java, void* jni_env) {
 // Where the agent writes its "java" file: this process's experiment (null when inactive).
 ERKIT_JAVA_API const char* erkit_java_experiment_dir() { return g_rt.active ? g_rt.config.experiment_dir : nullptr; }
 
+// Brackets the agent's own JVMTI calls in an allocation callback (GetStackTrace may malloc):
+// inside the collector, so that the heap tracer leaves them out of the program's allocations.
+ERKIT_JAVA_API void erkit_java_guard(int enter) {
+  if (ThreadState* ts = current_thread_if_any()) {
+    if (enter) ts->in_collector++;
+    else if (ts->in_collector > 0) ts->in_collector--;
+  }
+}
+
 // Whether the agent should report Java allocations (collect -H on): heap tracing is on.
 ERKIT_JAVA_API int erkit_java_heap_trace() { return g_rt.active && g_rt.config.heap_trace ? 1 : 0; }
 

@@ -78,7 +78,10 @@ bool resolve_target(Session& s, const std::vector<std::string>& a, Target* t, st
   std::vector<model::FuncId> funcs;  // in the order N counts them
   for (model::FuncId f : find_functions(s, name)) {
     const auto& e = ft.at(f);
-    if (!e.pseudo && e.object != model::kNoObject) funcs.push_back(f);
+    // Java methods as Java frames have no machine code (their bytecodes: run_java_disasm).
+    if (e.pseudo || e.object == model::kNoObject) continue;
+    const std::string& obj = ft.object(e.object).name;
+    if (obj != "<JAVA_CLASSES>" && obj != "<JAVA_COMPILED_METHODS>") funcs.push_back(f);
   }
   auto choose = [&](size_t count, const std::function<std::string(size_t)>& label) -> int {
     if (count == 1) return 0;
@@ -186,11 +189,26 @@ CommandResult run_source(Session& s, const std::vector<std::string>& a) {
 }
 
 // A Java method in user and expert modes (docs/java.md): its bytecodes with per-bytecode metrics.
+// Machine mode: the compiled instances' generated code instead.
 std::optional<CommandResult> run_java_disasm(Session& s, const std::vector<std::string>& a) {
   const auto& ft = s.profile().functions();
   for (model::FuncId f : find_functions(s, a[0])) {
     const auto& e = ft.at(f);
     if (e.object == model::kNoObject || ft.object(e.object).name != "<JAVA_CLASSES>") continue;
+    if (s.profile().view_mode() == model::ViewMode::kMachine) {
+      std::vector<const reader::DynamicFunction*> instances;
+      std::string arch;
+      for (const auto& x : s.profile().experiments())
+        for (const auto& df : x.dynamic_functions)
+          if (df.name == e.name) instances.push_back(&df), arch = x.log.arch;
+      views::AnnotationMetrics metrics = views::build_annotation_metrics(s.profile(), s.function_columns());
+      std::string out, error;
+      json::Value data;
+      if (!views::render_compiled_disasm(e.name, instances, arch, metrics, state(s).opts, &out, &error,
+                                         s.format == OutputFormat::Json ? &data : nullptr))
+        return err("disasm: " + error);
+      return emit_report(s, "disasm", out, std::move(data));
+    }
     for (const auto& x : s.profile().experiments()) {
       model::JavaInfo info = model::load_java_info(x.path);
       const model::JavaMethod* m = model::find_java_method_code(info, e.name);

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "disasm/disassembler.h"
 #include "disasm/java_bytecode.h"
 
 namespace erkit::views {
@@ -13,14 +14,14 @@ std::string render_java_disasm(const model::JavaMethod& m, uint64_t base, const 
   const auto code = disasm::decode_bytecodes(m.code);
   std::set<uint32_t> targets;
   for (const auto& b : code) targets.insert(b.targets.begin(), b.targets.end());
-  // The Java frames' PCs are in <JAVA_CLASSES>, whose objects have no file (path "").
+  // The Java frames' PCs are in the pseudo-object <JAVA_CLASSES> (its path is its name).
   auto values_at = [&](uint64_t pc) {
     std::optional<ExclIncl> v;
     for (const auto* map : {&metrics.leaf_pcs, &metrics.return_pcs}) {
-      auto o = map->find("");
-      if (o == map->end()) continue;
-      auto it = o->second.find(pc);
-      if (it == o->second.end()) continue;
+      auto obj = map->find("<JAVA_CLASSES>");
+      if (obj == map->end()) continue;
+      auto it = obj->second.find(pc);
+      if (it == obj->second.end()) continue;
       if (!v) v.emplace();
       v->add(it->second);  // a caller frame's PC is its invoke's bci itself, not a return address
     }
@@ -58,6 +59,54 @@ std::string render_java_disasm(const model::JavaMethod& m, uint64_t base, const 
                     .set("rows", listing["rows"]);
   }
   return head + "\n" + l.render(o.dthresh);
+}
+
+bool render_compiled_disasm(const std::string& name, const std::vector<const reader::DynamicFunction*>& instances,
+                            const std::string& arch, const AnnotationMetrics& metrics, const SourceOptions& o,
+                            std::string* out, std::string* error, json::Value* json_out) {
+  disasm::Arch a = arch == "x86_64" ? disasm::Arch::X86_64 : arch == "aarch64" ? disasm::Arch::AArch64 : disasm::Arch::Unknown;
+  auto dis = disasm::Disassembler::create(a, disasm::Syntax::Att, error);
+  if (!dis) return false;
+  AnnotatedListing l(metrics.cols, metrics.totals);
+  const std::string indent(8, ' ');
+  size_t shown = 0;
+  for (const auto* df : instances) {
+    std::string head = fmt::format("<Function: {} (compiled instance at {:#x}, {} bytes{})>", name, df->vaddr, df->size,
+                                   df->code.empty() ? "; its code was not recorded" : "");
+    l.add_text(indent + head, json::Value::object().set("kind", "index").set("function", name).set("address", df->vaddr));
+    if (df->code.empty()) continue;
+    ++shown;
+    for (const auto& in : dis->decode(df->code.data(), df->code.size(), df->vaddr)) {
+      uint32_t line = df->line_at(in.addr - df->vaddr);
+      std::string where = line ? fmt::format("[{:>4}]", line) : "[   ?]";
+      std::string t = fmt::format("{}  {:>8x}:  {:<7} {}", where, in.addr, in.mnemonic, in.operands);
+      auto v = metrics.instr_values("<JAVA_CLASSES>", in.addr, in.size);
+      json::Value info = json::Value::object()
+                             .set("kind", "instruction")
+                             .set("function", name)
+                             .set("address", in.addr)
+                             .set("line", line ? json::Value(line) : json::Value())
+                             .set("mnemonic", in.mnemonic)
+                             .set("operands", in.operands);
+      l.add(v ? v : std::optional<ExclIncl>(ExclIncl{}), t, true, std::move(info));
+    }
+  }
+  if (!shown) {
+    *error = fmt::format("no compiled code of {} was recorded", name);
+    return false;
+  }
+  std::string head = fmt::format("Load Object: <JAVA_CLASSES> (compiled methods: the JIT's code as the agent copied it)\n");
+  *out = head + "\n" + l.render(o.dthresh);
+  if (json_out) {
+    json::Value listing = l.to_json(o.dthresh);
+    *json_out = json::Value::object()
+                    .set("load_object", "<JAVA_CLASSES>")
+                    .set("method", name)
+                    .set("columns", listing["columns"])
+                    .set("threshold", o.dthresh)
+                    .set("rows", listing["rows"]);
+  }
+  return true;
 }
 
 }  // namespace erkit::views

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "model/viewmode/java_info.h"
+#include "reader/experiment.h"
 #include "views/annotated_listing.h"
 #include "views/json.h"
 #include "views/source_view.h"
@@ -17,5 +18,13 @@ namespace erkit::views {
 // "operands","branch_target"}) and "index".
 std::string render_java_disasm(const model::JavaMethod& m, uint64_t base, const AnnotationMetrics& metrics,
                                const SourceOptions& o, json::Value* json_out = nullptr);
+
+// Machine mode: the generated code of each compiled instance of a method (the code the agent
+// copied at CompiledMethodLoad: dyntext), decoded with capstone for `arch` ("x86_64",
+// "aarch64"), with the metrics of the samples at each instruction (object <JAVA_CLASSES>). False
+// with *error if no instance has code.
+bool render_compiled_disasm(const std::string& name, const std::vector<const reader::DynamicFunction*>& instances,
+                            const std::string& arch, const AnnotationMetrics& metrics, const SourceOptions& o,
+                            std::string* out, std::string* error, json::Value* json_out = nullptr);
 
 }  // namespace erkit::views

@@ -54,6 +54,10 @@ ThreadFn g_thread = nullptr;
 FuncLoadFn g_func_load = nullptr;
 FuncUnloadFn g_func_unload = nullptr;
 AllocFn g_alloc = nullptr;  // set when collect -H on: Java allocations are recorded
+using GuardFn = void (*)(int);
+GuardFn g_guard = nullptr;
+// The thread primes its heap sampler (on_vm_init): its sampled allocations are not the program's.
+__thread int t_priming = 0, t_primed = 0;
 jvmtiEnv* g_jvmti = nullptr;
 int g_fd = -1;
 pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -150,9 +154,15 @@ void thread_begins(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
 // allocating thread's Java stack (JVMTI GetStackTrace: the thread is in the JVM, at a safe point
 // of its own stack).
 void JNICALL on_object_alloc(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jclass, jlong size) {
+  if (t_priming) {
+    t_primed = 1;
+    return;
+  }
   jvmtiFrameInfo frames[erkit::format::kJavaMaxFrames];
   jint count = 0;
+  if (g_guard) g_guard(1);  // the JVM's own mallocs in GetStackTrace are the profiler's
   if (jvmti->GetStackTrace(nullptr, 0, jint(erkit::format::kJavaMaxFrames), frames, &count) != JVMTI_ERROR_NONE) count = 0;
+  if (g_guard) g_guard(0);
   uint64_t words[erkit::format::kJavaMaxFrames];
   for (jint i = 0; i < count; ++i)
     words[i] = erkit::format::java_frame_word(reinterpret_cast<uint64_t>(frames[i].method),
@@ -232,6 +242,19 @@ void JNICALL on_vm_init(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
     deallocate(classes);
   }
   thread_begins(jvmti, jni, thread);
+  // The main thread existed before the agent set the sampling interval to 0: HotSpot applies the
+  // new interval to a thread after its next sample only, which the old interval (512 KiB on
+  // average) puts far off. Allocate garbage until that sample comes (typically a few arrays).
+  if (g_alloc) {
+    t_priming = 1;
+    for (int i = 0; i < 1024 && !t_primed; ++i) {
+      jbyteArray a = jni->NewByteArray(64 * 1024);
+      if (!a) break;
+      jni->DeleteLocalRef(a);
+    }
+    if (jni->ExceptionCheck()) jni->ExceptionClear();
+    t_priming = 0;
+  }
   jvmti->GenerateEvents(JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
   jvmti->GenerateEvents(JVMTI_EVENT_COMPILED_METHOD_LOAD);
 }
@@ -287,8 +310,10 @@ extern "C" __attribute__((visibility("default"))) jint JNICALL Agent_OnLoad(Java
     memset(&alloc_caps, 0, sizeof alloc_caps);
     alloc_caps.can_generate_sampled_object_alloc_events = 1;
     if (g_jvmti->AddCapabilities(&alloc_caps) == JVMTI_ERROR_NONE && g_jvmti->SetHeapSamplingInterval(0) == JVMTI_ERROR_NONE)
+    {
       g_alloc = reinterpret_cast<AllocFn>(dlsym(RTLD_DEFAULT, "erkit_java_alloc"));
-    else
+      g_guard = reinterpret_cast<GuardFn>(dlsym(RTLD_DEFAULT, "erkit_java_guard"));
+    } else
       say("erkit java agent: this JVM offers no sampled allocation events (JVMTI 11): Java allocations not recorded\n");
   }
   jvmtiEventCallbacks cb;

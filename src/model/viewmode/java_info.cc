@@ -51,7 +51,9 @@ JavaInfo parse_java_info(const std::string& text) {
     if (f[0] == "thread" && f.size() == 3) {
       uint64_t tid;
       if (!to_u64(f[1], &tid, 10)) { ++info.bad_lines; continue; }
-      info.threads[uint32_t(tid)] = f[2];
+      // The first name wins: the launcher's main thread attaches again as "DestroyJavaVM" at
+      // the end, under the same tid.
+      info.threads.try_emplace(uint32_t(tid), f[2]);
     } else if (f[0] == "method" && f.size() == 7) {
       uint64_t id;
       if (!to_u64(f[1], &id, 16)) { ++info.bad_lines; continue; }

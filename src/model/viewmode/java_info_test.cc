@@ -10,7 +10,8 @@ TEST(JavaInfo, ReadsThreadsAndMethodsWithLineTables) {
       "class\tHot\tHot.java\n"
       "method\t0x7f00001000a8\tHot\tHot.spin(int)\tHot.java\tjava\t0:10,4:11,9:13\n"
       "method\t0x7f00001000b0\tHot\tHot.work()\tHot.java\tnative\t\n"
-      "thread\t4242\tworker 1\n");
+      "thread\t4242\tworker 1\n"
+      "thread\t4242\tDestroyJavaVM\n");
   EXPECT_TRUE(info.present);
   EXPECT_EQ(info.bad_lines, 0u);
   ASSERT_EQ(info.methods.size(), 2u);

@@ -65,18 +65,29 @@ TEST_F(JavaViews, JavaAllocationsByJavaStackWithExactCounts) {
   auto c = collect("-H on -p off -o a.er " + java("Alloc " + std::to_string(n)));
   ASSERT_EQ(c.status, 0) << c.err << c.out;
   ASSERT_NE(c.out.find("done allocated"), std::string::npos) << c.out;
-  auto r = rows("-viewmode user -metrics e.alloc:i.alloc:e.balloc:e.leak -functions a.er");
-  ASSERT_TRUE(r.count("Alloc.make(int)")) << er_print("-viewmode user -metrics e.alloc:i.alloc -functions a.er").out;
-  EXPECT_EQ(at(r, "Alloc.make(int)", 0), n);
+  // Expert mode: the Java objects exactly, apart from the JVM's own mallocs on the allocation path.
+  auto x = rows("-viewmode expert -metrics e.alloc:i.alloc:e.balloc:e.leak -functions a.er");
+  ASSERT_TRUE(x.count("Alloc.make(int)")) << er_print("-viewmode expert -metrics e.alloc:i.alloc -functions a.er").out;
+  EXPECT_EQ(at(x, "Alloc.make(int)", 0), n);
   // Every object of make() is a byte[1000]: one size, between 1000 bytes and 1000 + a header.
-  double bytes = at(r, "Alloc.make(int)", 2);
+  double bytes = at(x, "Alloc.make(int)", 2);
   EXPECT_EQ(std::fmod(bytes, n), 0.0) << bytes;
   EXPECT_GE(bytes / n, 1000);
   EXPECT_LE(bytes / n, 1024);
-  EXPECT_EQ(at(r, "Alloc.cell(int)", 0), 2 * n);          // allocated in the callee
-  EXPECT_EQ(at(r, "Alloc.pair(int)", 0), 0);              // nothing of its own
-  EXPECT_GE(at(r, "Alloc.pair(int)", 1), 2 * n);          // the callee's, inclusive
-  EXPECT_EQ(at(r, "Alloc.make(int)", 3), 0);              // not leaks: the GC frees them
+  // Allocated in the callee; its first, interpreted calls may add a few objects or mallocs of the
+  // JVM's runtime (seen: 2, sizes 24 and 32) below any machine frame expert mode can show.
+  EXPECT_GE(at(x, "Alloc.cell(int)", 0), 2 * n);
+  EXPECT_LE(at(x, "Alloc.cell(int)", 0), 2 * n + 8);
+  EXPECT_EQ(at(x, "Alloc.pair(int)", 0), 0);      // nothing of its own
+  EXPECT_GE(at(x, "Alloc.pair(int)", 1), 2 * n);  // the callee's, inclusive
+  EXPECT_EQ(at(x, "Alloc.make(int)", 3), 0);      // not leaks: the GC frees them
+  // User mode: the same objects under the same methods, with the few mallocs the JVM makes on
+  // their allocation path (its machine frames are folded into the Java method).
+  auto r = rows("-viewmode user -metrics e.alloc:i.alloc:e.balloc:e.leak -functions a.er");
+  EXPECT_GE(at(r, "Alloc.make(int)", 0), n);
+  EXPECT_LE(at(r, "Alloc.make(int)", 0), n + n / 100);
+  EXPECT_GE(at(r, "Alloc.cell(int)", 0), 2 * n);
+  EXPECT_LE(at(r, "Alloc.cell(int)", 0), 2 * n + n / 50);
   EXPECT_GE(at(r, "Alloc.main(java.lang.String[])", 1), 3 * n);
 }
 
