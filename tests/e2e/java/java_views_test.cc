@@ -118,10 +118,13 @@ TEST_F(JavaViews, BytecodeDisassemblyMatchesJavapAndCarriesMetrics) {
     on_bytecodes += std::stod((*it)[3].str());
   }
   EXPECT_EQ(got, want) << d.out;
-  // Every sample of heavy() is at one of its bytecodes: their sum is the method's time.
+  // The samples of heavy() are at its bytecodes: their sum is the method's time (the JVM may
+  // give a frame no bytecode index now and then: at most a few per cent elsewhere).
   auto r = rows("-viewmode user -metrics e.user -functions d.er");
-  EXPECT_GT(at(r, "Ratio.heavy(long)"), 0);
-  EXPECT_NEAR(on_bytecodes, at(r, "Ratio.heavy(long)"), 1e-6 * at(r, "Ratio.heavy(long)")) << d.out;
+  const double heavy = at(r, "Ratio.heavy(long)");
+  EXPECT_GT(heavy, 0);
+  EXPECT_LE(on_bytecodes, heavy * (1 + 1e-9)) << d.out;
+  EXPECT_GE(on_bytecodes, 0.95 * heavy) << d.out;
   auto text = er_print("-viewmode user -metrics e.user -disasm 'Ratio.heavy(long)' d.er");
   EXPECT_TRUE(std::regex_search(text.out, std::regex("\\[\\s*19\\]\\s+>?\\s*\\d+:\\s+lload"))) << text.out;
   // Machine mode: the compiled method's generated code (x86-64 or aarch64 instructions).
@@ -130,6 +133,7 @@ TEST_F(JavaViews, BytecodeDisassemblyMatchesJavapAndCarriesMetrics) {
   EXPECT_EQ(m.out.find("lload"), std::string::npos) << m.out;
   EXPECT_TRUE(std::regex_search(m.out, std::regex("\\]\\s+>?\\s*[0-9a-f]+:\\s+(mov|xor|shl|shr|add|cmp|eor|lsl|lsr)")))
       << m.out;
+  EXPECT_NE(m.out.find("(compiled instance at 0x"), std::string::npos) << m.out;
 }
 
 }  // namespace
