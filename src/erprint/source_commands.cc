@@ -196,11 +196,11 @@ std::optional<CommandResult> run_java_disasm(Session& s, const std::vector<std::
     const auto& e = ft.at(f);
     if (e.object == model::kNoObject || ft.object(e.object).name != "<JAVA_CLASSES>") continue;
     if (s.profile().view_mode() == model::ViewMode::kMachine) {
-      std::vector<const reader::DynamicFunction*> instances;
+      std::vector<views::CompiledInstance> instances;
       std::string arch;
       for (const auto& x : s.profile().experiments())
         for (const auto& df : x.dynamic_functions)
-          if (df.name == e.name) instances.push_back(&df), arch = x.log.arch;
+          if (df.name == e.name) instances.push_back({df.vaddr, df.size, &df.code, &df.lines}), arch = x.log.arch;
       views::AnnotationMetrics metrics = views::build_annotation_metrics(s.profile(), s.function_columns());
       std::string out, error;
       json::Value data;

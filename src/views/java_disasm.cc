@@ -61,7 +61,7 @@ std::string render_java_disasm(const model::JavaMethod& m, uint64_t base, const 
   return head + "\n" + l.render(o.dthresh);
 }
 
-bool render_compiled_disasm(const std::string& name, const std::vector<const reader::DynamicFunction*>& instances,
+bool render_compiled_disasm(const std::string& name, const std::vector<CompiledInstance>& instances,
                             const std::string& arch, const AnnotationMetrics& metrics, const SourceOptions& o,
                             std::string* out, std::string* error, json::Value* json_out) {
   disasm::Arch a = arch == "x86_64" ? disasm::Arch::X86_64 : arch == "aarch64" ? disasm::Arch::AArch64 : disasm::Arch::Unknown;
@@ -70,14 +70,23 @@ bool render_compiled_disasm(const std::string& name, const std::vector<const rea
   AnnotatedListing l(metrics.cols, metrics.totals);
   const std::string indent(8, ' ');
   size_t shown = 0;
-  for (const auto* df : instances) {
+  for (const auto& ci : instances) {
+    const CompiledInstance* df = &ci;
+    auto line_at = [&](uint64_t off) {
+      uint32_t line = 0;
+      for (const auto& [o2, l2] : *df->lines) {
+        if (o2 > off) break;
+        line = l2;
+      }
+      return line;
+    };
     std::string head = fmt::format("<Function: {} (compiled instance at {:#x}, {} bytes{})>", name, df->vaddr, df->size,
-                                   df->code.empty() ? "; its code was not recorded" : "");
+                                   df->code->empty() ? "; its code was not recorded" : "");
     l.add_text(indent + head, json::Value::object().set("kind", "index").set("function", name).set("address", df->vaddr));
-    if (df->code.empty()) continue;
+    if (df->code->empty()) continue;
     ++shown;
-    for (const auto& in : dis->decode(df->code.data(), df->code.size(), df->vaddr)) {
-      uint32_t line = df->line_at(in.addr - df->vaddr);
+    for (const auto& in : dis->decode(df->code->data(), df->code->size(), df->vaddr)) {
+      uint32_t line = line_at(in.addr - df->vaddr);
       std::string where = line ? fmt::format("[{:>4}]", line) : "[   ?]";
       std::string t = fmt::format("{}  {:>8x}:  {:<7} {}", where, in.addr, in.mnemonic, in.operands);
       auto v = metrics.instr_values("<JAVA_CLASSES>", in.addr, in.size);

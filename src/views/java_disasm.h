@@ -4,8 +4,11 @@
 #pragma once
 #include <string>
 
+#include <cstdint>
+#include <utility>
+#include <vector>
+
 #include "model/viewmode/java_info.h"
-#include "reader/experiment.h"
 #include "views/annotated_listing.h"
 #include "views/json.h"
 #include "views/source_view.h"
@@ -23,7 +26,12 @@ std::string render_java_disasm(const model::JavaMethod& m, uint64_t base, const 
 // copied at CompiledMethodLoad: dyntext), decoded with capstone for `arch` ("x86_64",
 // "aarch64"), with the metrics of the samples at each instruction (object <JAVA_CLASSES>). False
 // with *error if no instance has code.
-bool render_compiled_disasm(const std::string& name, const std::vector<const reader::DynamicFunction*>& instances,
+struct CompiledInstance {  // one compiled instance of a method (the reader's dynamic function)
+  uint64_t vaddr = 0, size = 0;
+  const std::vector<uint8_t>* code = nullptr;                       // empty: not recorded
+  const std::vector<std::pair<uint32_t, uint32_t>>* lines = nullptr;  // (offset, line), ascending
+};
+bool render_compiled_disasm(const std::string& name, const std::vector<CompiledInstance>& instances,
                             const std::string& arch, const AnnotationMetrics& metrics, const SourceOptions& o,
                             std::string* out, std::string* error, json::Value* json_out = nullptr);
 
