@@ -93,6 +93,8 @@ enum RecordKind : uint32_t {
   kRecClockSampleOmp = 40,  // ClockSampleOmpRecord: a clock sample with its OpenMP state
   kRecOmpRegion = 41,       // OmpRegionRecord: one parallel region, written at its end
   kRecOmpTask = 42,         // OmpTaskRecord: one explicit task, written when it completes
+  // Java (docs/java.md), numbered apart as well.
+  kRecHeapJavaAlloc = 48,   // HeapAllocRecord: a Java object (JVMTI SampledObjectAlloc), address 0
 };
 
 // ---- Call stacks --------------------------------------------------------------------------
@@ -125,6 +127,7 @@ inline constexpr uint64_t java_frame_word(uint64_t method_id, int32_t bci) {
   return (method_id & 0xffffffffffffull) | (uint64_t(uint16_t(bci)) << 48);
 }
 inline constexpr const char* kJavaFile = "java";  // text: threads, classes, methods (JVMTI)
+inline constexpr uint32_t kJavaFileVersion = 2;  // its "version" record (2: + "code" records)
 
 struct StackRecord {
   uint32_t word;     // make_record_word(kRecStack, size)
@@ -198,9 +201,9 @@ struct OverviewSampleRecord {
 // written are most of the tracer's cost (a malloc+free pair is 40 + 24 bytes). Allocations carry
 // the allocating call stack; releases carry only what the leak computation needs. Writers and
 // readers go through encode_heap_record / decode_heap_record (below), never the structs directly.
-enum HeapOp : uint32_t { kHeapMalloc = 1, kHeapFree, kHeapRealloc, kHeapMmap, kHeapMunmap };
+enum HeapOp : uint32_t { kHeapMalloc = 1, kHeapFree, kHeapRealloc, kHeapMmap, kHeapMunmap, kHeapJavaAlloc };
 
-struct HeapAllocRecord {  // kRecHeapAlloc, kRecHeapMmap, kRecHeapMunmap
+struct HeapAllocRecord {  // kRecHeapAlloc, kRecHeapMmap, kRecHeapMunmap, kRecHeapJavaAlloc
   uint32_t word;
   uint32_t tid;
   uint64_t tstamp_ns;  // after the call returned
@@ -266,6 +269,7 @@ inline constexpr uint32_t heap_record_kind(uint32_t op) {
     case kHeapRealloc: return kRecHeapRealloc;
     case kHeapMmap: return kRecHeapMmap;
     case kHeapMunmap: return kRecHeapMunmap;
+    case kHeapJavaAlloc: return kRecHeapJavaAlloc;
   }
   return 0;
 }
@@ -273,7 +277,7 @@ inline constexpr uint32_t heap_record_size(uint32_t op) {
   switch (op) {
     case kHeapFree: return sizeof(HeapFreeRecord);
     case kHeapRealloc: return sizeof(HeapReallocRecord);
-    case kHeapMalloc: case kHeapMmap: case kHeapMunmap: return sizeof(HeapAllocRecord);
+    case kHeapMalloc: case kHeapMmap: case kHeapMunmap: case kHeapJavaAlloc: return sizeof(HeapAllocRecord);
   }
   return 0;
 }
@@ -320,11 +324,15 @@ inline bool decode_heap_record(uint32_t kind, const void* p, uint32_t size, Heap
   switch (kind) {
     case kRecHeapAlloc:
     case kRecHeapMmap:
-    case kRecHeapMunmap: {
+    case kRecHeapMunmap:
+    case kRecHeapJavaAlloc: {
       HeapAllocRecord r;
       if (size != sizeof r) return false;
       __builtin_memcpy(&r, p, sizeof r);
-      out->op = kind == kRecHeapAlloc ? kHeapMalloc : kind == kRecHeapMmap ? kHeapMmap : kHeapMunmap;
+      out->op = kind == kRecHeapAlloc   ? kHeapMalloc
+                : kind == kRecHeapMmap  ? kHeapMmap
+                : kind == kRecHeapMunmap ? kHeapMunmap
+                                         : kHeapJavaAlloc;
       out->tid = r.tid, out->tstamp_ns = r.tstamp_ns, out->stack_id = r.stack_id;
       out->size = r.size, out->address = r.address;
       return true;

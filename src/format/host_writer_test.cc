@@ -186,7 +186,7 @@ TEST(RecordDescriptors, OffsetsMatchTheRecordStructs) {
     std::map<uint32_t, std::pair<size_t, M>> want = {
         {kRecHeapAlloc, {sizeof(HeapAllocRecord), alloc}},     {kRecHeapFree, {sizeof(HeapFreeRecord), free}},
         {kRecHeapRealloc, {sizeof(HeapReallocRecord), realloc}}, {kRecHeapMmap, {sizeof(HeapAllocRecord), alloc}},
-        {kRecHeapMunmap, {sizeof(HeapAllocRecord), alloc}}};
+        {kRecHeapMunmap, {sizeof(HeapAllocRecord), alloc}}, {kRecHeapJavaAlloc, {sizeof(HeapAllocRecord), alloc}}};
     std::istringstream lines(kHeapDescriptor);
     std::set<uint32_t> seen;
     for (std::string line; std::getline(lines, line);) {
@@ -201,6 +201,14 @@ TEST(RecordDescriptors, OffsetsMatchTheRecordStructs) {
       EXPECT_EQ(descriptor_offsets(line.c_str()), want[kind].second) << line;
     }
     EXPECT_EQ(seen.size(), want.size());
+  }
+  // The heaptrace of before Java allocations (kinds 8-12): kHeapDescriptor without kind 48, accepted.
+  {
+    std::string cur(kHeapDescriptor), pre(kPreJavaHeapDescriptor);
+    ASSERT_EQ(cur.rfind(pre, 0), 0u);
+    EXPECT_EQ(cur.substr(pre.size()).rfind("48 heap_java_alloc 40 ", 0), 0u);
+    EXPECT_TRUE(descriptor_accepted(DataKind::kHeap, pre.data(), pre.size()));
+    EXPECT_TRUE(descriptor_accepted(DataKind::kHeap, cur.data(), cur.size()));
   }
   EXPECT_EQ(descriptor_offsets(kLegacyHeapDescriptor),
             (M{{"word", 0},

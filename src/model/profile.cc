@@ -90,6 +90,10 @@ uint32_t Profile::add_experiment(reader::Experiment e) {
     threads[i].number = uint32_t(i + 1);
     numbers[threads[i].tid] = threads[i].number;
   }
+  // Java thread names (JVMTI ThreadStart; docs/java.md): what the agent recorded for the tid.
+  if (const JavaInfo& ji = resolver_->java_info(x, ex); ji.present)
+    for (auto& t : threads)
+      if (auto it = ji.threads.find(t.tid); it != ji.threads.end()) t.name = it->second;
   std::sort(cpus.begin(), cpus.end());
   threads_.push_back(std::move(threads));
   thread_numbers_.push_back(std::move(numbers));

@@ -47,6 +47,7 @@ struct ThreadEntry {
   uint32_t tid = 0;
   uint64_t first_ns = 0, last_ns = 0;
   uint64_t events = 0;  // recorded events of every data kind
+  std::string name;     // the Java thread's name (the agent's "thread" records); empty if none
 };
 
 struct FunctionMetrics {

@@ -406,6 +406,7 @@ void read_data(Experiment& e) {
         case format::kRecHeapRealloc:
         case format::kRecHeapMmap:
         case format::kRecHeapMunmap:
+        case format::kRecHeapJavaAlloc:
         case format::kRecLegacyHeapEvent: {
           format::HeapEvent r;
           if (!format::decode_heap_record(rk, p, size, &r)) ++bad;
