@@ -40,10 +40,11 @@ const std::vector<std::string>& ErModel::api_commands() {
       "experiment_list", "sample_list", "thread_list", "lwp_list", "cpu_list", "overview", "statistics", "objects",
       "object_list", "leaks", "allocs", "heapstat", "ioactivity", "iodetail", "iocallstack", "iostat", "syncstat",
       "rank_list", "procstats", "version", "metric_list", "cmetric_list", "data_objects", "data_layout",
+      "memobj", "mobj_list", "data_single",
       // settings of the view
       "metrics", "cmetrics", "sort", "csort", "limit", "name", "viewmode", "filters", "sample_select",
       "thread_select", "lwp_select", "cpu_select", "object_select", "object_show", "object_hide", "tabs", "tlmode",
-      "tldata", "sthresh", "dthresh", "scc", "dcc", "en_desc"};
+      "tldata", "sthresh", "dthresh", "scc", "dcc", "en_desc", "compare"};
   return k;
 }
 
@@ -102,7 +103,7 @@ bool is_report(const std::string& name) {
       "experiment_list", "sample_list", "thread_list", "lwp_list", "cpu_list", "overview", "statistics", "objects",
       "object_list", "leaks", "allocs", "heapstat", "ioactivity", "iodetail", "iocallstack", "iostat", "syncstat",
       "rank_list", "procstats", "version", "metric_list", "cmetric_list", "data_objects", "data_layout",
-      "fsingle", "csingle", "source", "disasm"};
+      "fsingle", "csingle", "source", "disasm", "memobj", "mobj_list", "data_single"};
   return std::find(k.begin(), k.end(), name) != k.end();
 }
 

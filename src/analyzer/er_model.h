@@ -55,6 +55,12 @@ class ErModel {
   // The experiments as given.
   std::vector<std::string> paths() const;
 
+  // The per-thread timeline (er_model_events.cc): per experiment and thread its events of each
+  // data kind (counts of all, and the first event of each of `buckets` equal slices of
+  // [t0, t1) ns with its stack), the stacks (function ids, leaf first) and their names.
+  // t1 <= t0: the whole run.
+  std::string timeline_events(uint64_t t0, uint64_t t1, uint32_t buckets);
+
   // Commands the page may send through run (for docs and tests).
   static const std::vector<std::string>& api_commands();
 

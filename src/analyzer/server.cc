@@ -75,7 +75,13 @@ std::string AnalyzerServer::url() const {
 void AnalyzerServer::serve() { http_->listen_after_bind(); }
 void AnalyzerServer::stop() { http_->stop(); }
 
+void AnalyzerServer::set_collect(std::string program, CollectRequest initial) {
+  collect_program_ = std::move(program);
+  collect_initial_ = std::move(initial);
+}
+
 void AnalyzerServer::routes() {
+  collect_routes();
   http_->set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
     set_common_headers(res);
     // No compression: on the loopback it saves nothing, and cpp-httplib's brotli at its
@@ -183,6 +189,21 @@ void AnalyzerServer::routes() {
     if (!ErModel::save_rc(lines, std::filesystem::current_path(ec).string(), &path, &error))
       return json_error(res, 400, error);
     res.set_content(fmt::format("{{\"path\":{}}}", json_string(path)), "application/json");
+  });
+
+  // GET /api/events?t0=0&t1=0&buckets=800: the per-thread timeline's events (er_model_events.cc).
+  http_->Get("/api/events", [this](const httplib::Request& req, httplib::Response& res) {
+    uint64_t v[3] = {0, 0, 800};
+    const char* names[3] = {"t0", "t1", "buckets"};
+    for (int k = 0; k < 3; ++k) {
+      if (!req.has_param(names[k])) continue;
+      const std::string s = req.get_param_value(names[k]);
+      auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v[k]);
+      if (s.empty() || ec != std::errc() || p != s.data() + s.size())
+        return json_error(res, 400, fmt::format("bad {} '{}'", names[k], s));
+    }
+    if (v[2] == 0 || v[2] > 20000) return json_error(res, 400, "buckets: 1 to 20000");
+    res.set_content(model_.timeline_events(v[0], v[1], uint32_t(v[2])), "application/json");
   });
 
   // GET /api/fn?cmd=source&id=12: a per-function report (fsingle, csingle, source, disasm).
