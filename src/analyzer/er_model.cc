@@ -224,6 +224,18 @@ std::string ErModel::run_for_function(const std::string& command, uint64_t id, s
   return run_locked_keyed(line, line);
 }
 
+void ErModel::prewarm(const std::vector<std::string>& lines, size_t tree_nodes) {
+  for (const auto& l : lines) {
+    if (stop_prewarm_) return;
+    if (l == "calltree") {
+      calltree(tree_nodes);
+      continue;
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    if (session_) run_one(l, l);
+  }
+}
+
 std::vector<std::string> ErModel::paths() const {
   std::lock_guard<std::mutex> lock(mu_);
   return session_ ? session_->experiment_paths() : std::vector<std::string>{};

@@ -4,6 +4,7 @@
 // access of the analyzer in this adapter, so that it can move to the model's query API
 // (issue 18) in one place.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -52,6 +53,12 @@ class ErModel {
   static bool save_rc(const std::vector<std::string>& lines, const std::string& dir, std::string* path,
                       std::string* error);
 
+  // Computes reports ahead of the page's requests (kept as run() keeps them), in order, until
+  // stop_prewarm(): the first screen's function list first, then the reports of the other tabs
+  // (docs/performance.md, section 10). Each report holds the lock only while it runs.
+  void prewarm(const std::vector<std::string>& lines, size_t tree_nodes);
+  void stop_prewarm() { stop_prewarm_ = true; }
+
   // The experiments as given.
   std::vector<std::string> paths() const;
 
@@ -72,6 +79,7 @@ class ErModel {
   // One command's JSON lines; reports are kept (by key) until a setting changes.
   std::string run_one(const std::string& line, const std::string& cache_key);
   std::map<std::string, std::string> cache_;
+  std::atomic<bool> stop_prewarm_{false};
   size_t cached_bytes_ = 0;
 };
 

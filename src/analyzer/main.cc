@@ -162,6 +162,13 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
   if (browser) open_browser(server.url());
 
+  // The reports of the first screen and of every tab, computed while the browser starts
+  // (kept until a setting changes; the page's own requests interleave with these).
+  std::thread warm([&] {
+    model.prewarm({"functions", "overview", "calltree", "statistics", "header", "objects", "leaks", "data_objects",
+                   "lines", "pcs"},
+                  20000);
+  });
   std::thread watcher([&] {
     int sig = 0;
     sigwait(&stop_signals, &sig);
@@ -171,5 +178,7 @@ int main(int argc, char** argv) {
   // serve() also returns when listening fails; wake the watcher so it can be joined.
   pthread_kill(watcher.native_handle(), SIGTERM);
   watcher.join();
+  model.stop_prewarm();
+  warm.join();
   return 0;
 }
