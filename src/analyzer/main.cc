@@ -134,9 +134,9 @@ int main(int argc, char** argv) {
   }
   if (collect_mode) {
     std::string why;
-    std::vector<std::string> argv;
+    std::vector<std::string> words;
     std::error_code ec;
-    if (!analyzer::collect_command(collect, std::filesystem::current_path(ec).string(), &argv, &why))
+    if (!analyzer::collect_command(collect, std::filesystem::current_path(ec).string(), &words, &why))
       return fail(why);
   }
 
@@ -164,11 +164,13 @@ int main(int argc, char** argv) {
 
   // The reports of the first screen and of every tab, computed while the browser starts
   // (kept until a setting changes; the page's own requests interleave with these).
-  std::thread warm([&] {
-    model.prewarm({"functions", "overview", "calltree", "statistics", "header", "objects", "leaks", "data_objects",
-                   "lines", "pcs"},
-                  20000);
-  });
+  std::thread warm;
+  if (!experiments.empty())
+    warm = std::thread([&] {
+      model.prewarm({"functions", "overview", "calltree", "statistics", "header", "objects", "leaks", "data_objects",
+                     "lines", "pcs"},
+                    20000);
+    });
   std::thread watcher([&] {
     int sig = 0;
     sigwait(&stop_signals, &sig);
@@ -179,6 +181,6 @@ int main(int argc, char** argv) {
   pthread_kill(watcher.native_handle(), SIGTERM);
   watcher.join();
   model.stop_prewarm();
-  warm.join();
+  if (warm.joinable()) warm.join();
   return 0;
 }

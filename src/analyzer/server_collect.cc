@@ -4,6 +4,7 @@
 // argv array, never through a shell.
 #include <httplib.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "analyzer/server.h"
