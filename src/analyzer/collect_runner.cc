@@ -81,7 +81,8 @@ bool collect_command(const CollectRequest& req, const std::string& dir, std::vec
       !option(argv, "-F", req.descendants, R"(on|off|all)", "descendants", error))
     return false;
   if (req.signals) {
-    argv->insert(argv->end(), {"-y", kPauseSignal, "-l", kSampleSignal});
+    // ",r": recording starts resumed (without it collect starts paused, as Studio's -y).
+    argv->insert(argv->end(), {"-y", std::string(kPauseSignal) + ",r", "-l", kSampleSignal});
   }
   argv->insert(argv->end(), {"-d", dir, "-o", name, req.target});
   argv->insert(argv->end(), req.args.begin(), req.args.end());

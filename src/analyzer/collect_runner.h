@@ -24,7 +24,7 @@ struct CollectRequest {
   std::string samples;               // -S on|off|<seconds>
   std::string descendants;           // -F off|on|all
   std::string name;                  // -o <name>.er ("" = the next free test.N.er)
-  bool signals = true;               // -y SIGUSR1 -l SIGUSR2 (the Pause/Resume and Sample buttons)
+  bool signals = true;               // -y SIGUSR1,r -l SIGUSR2 (the Pause/Resume and Sample buttons)
 };
 
 // The pause/resume and sample signals the window's buttons send.

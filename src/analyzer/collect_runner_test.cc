@@ -34,7 +34,7 @@ TEST(CollectCommand, BuildsCollectsArgvFromTheForm) {
   V argv;
   std::string error;
   ASSERT_TRUE(collect_command(r, dir, &argv, &error)) << error;
-  EXPECT_EQ(argv, (V{"collect", "-p", "hi", "-h", "+page-faults,1", "-s", "all", "-H", "on", "-i", "on", "-y", "SIGUSR1",
+  EXPECT_EQ(argv, (V{"collect", "-p", "hi", "-h", "+page-faults,1", "-s", "all", "-H", "on", "-i", "on", "-y", "SIGUSR1,r",
                      "-l", "SIGUSR2", "-d", dir, "-o", "test.1.er", "./prog", "a b", "$(rm -rf /)"}));
   EXPECT_EQ(shell_quote_command({"collect", "-o", "x.er", "./prog", "a b", "$(x)", "it's"}),
             "collect -o x.er ./prog 'a b' '$(x)' 'it'\\''s'");

@@ -49,7 +49,7 @@ test('Collect window: preview, run, sample signal, the new experiment opens', as
     await expect(page.locator('#collect-args')).toHaveValue('300000000');
     await expect(page.locator('#collect-clock')).toHaveValue('hi');
     await page.click('#collect-preview');
-    const expected = `collect -p hi -S off -y SIGUSR1 -l SIGUSR2 -d ${dir} -o test.1.er ${target} 300000000`;
+    const expected = `collect -p hi -S off -y SIGUSR1,r -l SIGUSR2 -d ${dir} -o test.1.er ${target} 300000000`;
     await expect(page.locator('#collect-command')).toHaveText(expected);
     await screenshot(page, 'collect');
 
@@ -72,6 +72,8 @@ test('Collect window: preview, run, sample signal, the new experiment opens', as
     const ov = erPrintData(dir, [exp], ['overview']);
     expect(ov.experiments[0].samples.length).toBe(baseSamples + 1);
     // The header records the command line the window showed.
-    expect([erPrintData(dir, [exp], ['header']).experiments[0].target].flat().join(' ')).toContain(`${target} 300000000`);
+    const h = erPrintData(dir, [exp], ['header']).experiments[0];
+    expect([h.target].flat().join(' ')).toContain(target);
+    expect([h.args].flat().map(String)).toContain('300000000');
   } finally { s.proc.kill('SIGTERM'); }
 });
