@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -172,7 +174,7 @@ std::string ErModel::run_locked(const std::vector<std::string>& lines) {
 }
 
 std::string ErModel::calltree(size_t nodes) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = page_lock();
   if (!session_) return "[]";
   // er_print's limit cuts the tree after `nodes` rows in depth-first order, as in its text
   // form; the session's own limit is restored, so no setting changes.
@@ -190,7 +192,7 @@ std::string ErModel::run_locked_keyed(const std::string& line, const std::string
 }
 
 std::string ErModel::run(const std::vector<std::string>& lines) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = page_lock();
   if (!session_) return "[]";
   return run_locked(lines);
 }
@@ -201,7 +203,7 @@ std::string ErModel::run_for_function(const std::string& command, uint64_t id, s
     *error = fmt::format("'{}' does not take a function", command);
     return "";
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = page_lock();
   if (!session_) return "[]";
   const auto& ft = session_->profile().functions();
   if (id >= ft.size()) {
@@ -226,14 +228,21 @@ std::string ErModel::run_for_function(const std::string& command, uint64_t id, s
 
 void ErModel::prewarm(const std::vector<std::string>& lines, size_t tree_nodes) {
   for (const auto& l : lines) {
+    // The page's own requests first: a report here waits while one is waiting.
+    while (waiting_ > 0 && !stop_prewarm_) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     if (stop_prewarm_) return;
-    if (l == "calltree") {
-      calltree(tree_nodes);
-      continue;
-    }
     std::lock_guard<std::mutex> lock(mu_);
-    if (session_) run_one(l, l);
+    if (!session_) return;
+    if (l == "calltree") {
+      const size_t keep = session_->limit;
+      session_->limit = tree_nodes;
+      run_one("calltree", fmt::format("calltree#{}", tree_nodes));
+      session_->limit = keep;
+    } else {
+      run_one(l, l);
+    }
   }
+  prewarmed_ = true;
 }
 
 std::vector<std::string> ErModel::paths() const {

@@ -58,6 +58,8 @@ class ErModel {
   // (docs/performance.md, section 10). Each report holds the lock only while it runs.
   void prewarm(const std::vector<std::string>& lines, size_t tree_nodes);
   void stop_prewarm() { stop_prewarm_ = true; }
+  // Whether prewarm() has run through its list (for the bench and /api/info).
+  bool prewarmed() const { return prewarmed_; }
 
   // The experiments as given.
   std::vector<std::string> paths() const;
@@ -79,7 +81,15 @@ class ErModel {
   // One command's JSON lines; reports are kept (by key) until a setting changes.
   std::string run_one(const std::string& line, const std::string& cache_key);
   std::map<std::string, std::string> cache_;
-  std::atomic<bool> stop_prewarm_{false};
+  std::atomic<bool> stop_prewarm_{false}, prewarmed_{false};
+  // The page's requests waiting for the lock: prewarm() lets them go first.
+  std::atomic<int> waiting_{0};
+  std::unique_lock<std::mutex> page_lock() {
+    ++waiting_;
+    std::unique_lock<std::mutex> l(mu_);
+    --waiting_;
+    return l;
+  }
   size_t cached_bytes_ = 0;
 };
 

@@ -18,23 +18,26 @@ namespace erkit::analyzer {
 
 namespace {
 
-// The data kind of an event: the source of its first metric with a value.
-const char* event_kind(const model::EventRecord& ev) {
+constexpr const char* kKinds[] = {"clock", "heap", "sync", "io", "hwc", "mpi", "kernel", "kthread", "other"};
+constexpr size_t kKindCount = sizeof kKinds / sizeof kKinds[0];
+
+// The data kind of an event (index into kKinds): the source of its first metric with a value.
+size_t event_kind(const model::EventRecord& ev) {
   for (uint32_t m = 0; m < model::kMetricCount; ++m) {
     if (ev.values[m] == 0) continue;
     switch (model::metric_def(m).source) {
       case model::MetricSource::Clock:
-      case model::MetricSource::Omp: return "clock";
-      case model::MetricSource::Heap: return "heap";
-      case model::MetricSource::Sync: return "sync";
-      case model::MetricSource::Io: return "io";
-      case model::MetricSource::Hwc: return "hwc";
-      case model::MetricSource::Mpi: return "mpi";
-      case model::MetricSource::Kernel: return "kernel";
-      case model::MetricSource::KernelThread: return "kthread";
+      case model::MetricSource::Omp: return 0;
+      case model::MetricSource::Heap: return 1;
+      case model::MetricSource::Sync: return 2;
+      case model::MetricSource::Io: return 3;
+      case model::MetricSource::Hwc: return 4;
+      case model::MetricSource::Mpi: return 5;
+      case model::MetricSource::Kernel: return 6;
+      case model::MetricSource::KernelThread: return 7;
     }
   }
-  return "other";
+  return kKindCount - 1;
 }
 
 void append_json_string(std::string& o, std::string_view s) {
@@ -50,15 +53,16 @@ void append_json_string(std::string& o, std::string_view s) {
 struct ThreadOut {
   uint32_t exp = 0, number = 0, lwp = 0;
   uint64_t events = 0;
-  // kind -> (bucket -> first event there: time, stack index, values index)
-  std::map<std::string, std::map<uint64_t, std::pair<uint64_t, uint32_t>>> shown;
-  std::map<std::string, uint64_t> per_kind;
+  uint64_t per_kind[kKindCount] = {};
+  // Per kind, per bucket: the first event there (time, stack index + 1; 0 = none). Allocated
+  // at the kind's first event in the window: one pass, O(1) per event.
+  std::vector<std::pair<uint64_t, uint32_t>> shown[kKindCount];
 };
 
 }  // namespace
 
 std::string ErModel::timeline_events(uint64_t t0, uint64_t t1, uint32_t buckets) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = page_lock();
   if (!session_) return "{}";
   model::Profile& p = session_->profile();
   const auto& exps = p.experiments();
@@ -85,17 +89,18 @@ std::string ErModel::timeline_events(uint64_t t0, uint64_t t1, uint32_t buckets)
       if (n == 0 || n > threads[x].size()) return;
       ThreadOut& t = threads[x][n - 1];
       t.events++;
-      const char* kind = event_kind(ev);
+      const size_t kind = event_kind(ev);
       t.per_kind[kind]++;
       if (ev.tstamp_ns < t0 || ev.tstamp_ns >= t1) return;
-      const uint64_t b = uint64_t(double(ev.tstamp_ns - t0) / per_bucket);
+      const uint64_t b = std::min<uint64_t>(uint64_t(double(ev.tstamp_ns - t0) / per_bucket), buckets - 1);
       auto& slot = t.shown[kind];
-      if (slot.count(b)) return;
+      if (slot.empty()) slot.resize(buckets);
+      if (slot[b].second) return;
       const model::ResolvedStack* rs = p.resolver().find(x, ev.stack_id);
       if (!rs) return;
       auto [it, inserted] = stack_index.try_emplace({x, ev.stack_id}, uint32_t(stacks.size()));
       if (inserted) stacks.push_back(rs);
-      slot.emplace(b, std::make_pair(ev.tstamp_ns, it->second));
+      slot[b] = {ev.tstamp_ns, it->second + 1};
     });
   }
   // Functions named once, by id.
@@ -114,19 +119,19 @@ std::string ErModel::timeline_events(uint64_t t0, uint64_t t1, uint32_t buckets)
       o += fmt::format("{{\"exp\":{},\"thread\":{},\"lwp\":{},\"events\":{},\"kinds\":{{", t.exp, t.number, t.lwp,
                        t.events);
       bool fk = true;
-      for (const auto& [kind, n] : t.per_kind) {
+      for (size_t kind = 0; kind < kKindCount; ++kind) {
+        if (!t.per_kind[kind]) continue;
         if (!fk) o += ',';
         fk = false;
-        append_json_string(o, kind);
-        o += fmt::format(":{{\"count\":{},\"shown\":[", n);
+        append_json_string(o, kKinds[kind]);
+        o += fmt::format(":{{\"count\":{},\"shown\":[", t.per_kind[kind]);
         bool fe = true;
-        auto it = t.shown.find(kind);
-        if (it != t.shown.end())
-          for (const auto& [b, ev] : it->second) {
-            if (!fe) o += ',';
-            fe = false;
-            o += fmt::format("[{},{}]", ev.first, ev.second);
-          }
+        for (const auto& [time, stack] : t.shown[kind]) {
+          if (!stack) continue;
+          if (!fe) o += ',';
+          fe = false;
+          o += fmt::format("[{},{}]", time, stack - 1);
+        }
         o += "]}";
       }
       o += "}}";

@@ -167,8 +167,9 @@ int main(int argc, char** argv) {
   std::thread warm;
   if (!experiments.empty())
     warm = std::thread([&] {
-      model.prewarm({"functions", "overview", "calltree", "statistics", "header", "objects", "leaks", "data_objects",
-                     "lines", "pcs"},
+      // First what the page's start asks (the function list, which tabs apply), then the tabs.
+      model.prewarm({"functions", "experiment_list", "leaks", "data_objects", "overview", "calltree", "statistics",
+                     "header", "objects", "lines", "pcs"},
                     20000);
     });
   std::thread watcher([&] {

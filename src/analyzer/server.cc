@@ -128,7 +128,8 @@ void AnalyzerServer::routes() {
   });
 
   http_->Get("/api/info", [this](const httplib::Request&, httplib::Response& res) {
-    std::string o = fmt::format("{{\"tool\":\"analyzer\",\"version\":{},\"warnings\":[", json_string(ERKIT_VERSION));
+    std::string o = fmt::format("{{\"tool\":\"analyzer\",\"version\":{},\"prewarmed\":{},\"warnings\":[",
+                                json_string(ERKIT_VERSION), model_.prewarmed() ? "true" : "false");
     bool first = true;
     for (const auto& w : model_.warnings()) {
       if (!first) o += ',';

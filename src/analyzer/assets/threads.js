@@ -6,10 +6,16 @@
 // (/api/events), so a redraw is bounded by width x bars, whatever the experiment's size.
 import {escapeHtml} from './format.js';
 
+const colors = new Map();
 export function colorOfFunction(id) {
-  // A stable colour per function id (golden-angle hues).
-  const h = (id * 137.508) % 360;
-  return `hsl(${h.toFixed(0)}, 60%, ${45 + (id % 3) * 8}%)`;
+  // A stable colour per function id (golden-angle hues), each string made once.
+  let c = colors.get(id);
+  if (!c) {
+    const h = (id * 137.508) % 360;
+    c = `hsl(${h.toFixed(0)}, 60%, ${45 + (id % 3) * 8}%)`;
+    colors.set(id, c);
+  }
+  return c;
 }
 
 export class ThreadTimeline {
@@ -101,6 +107,8 @@ export class ThreadTimeline {
     const cell = Math.max(1, Math.floor(this.barH / this.depth));
     this.hits = [];
     let drawn = 0;
+    // Frames' cells grouped by function: one fillStyle per colour, not per cell.
+    const cells = new Map();
     bars.forEach((b, i) => {
       const y = 4 + i * (this.barH + 6);
       ctx.fillStyle = '#000';
@@ -114,20 +122,28 @@ export class ThreadTimeline {
         if (x < this.left - 2 || x > this.left + this.width()) continue;
         const frames = this.data.stacks[s];  // leaf first
         const n = Math.min(frames.length, this.depth);
+        const fx = Math.floor(x);
         for (let d = 0; d < n; ++d) {
           // root alignment: the root at the top; leaf alignment: the leaf at the top.
           const f = this.align === 'root' ? frames[frames.length - 1 - d] : frames[d];
-          ctx.fillStyle = colorOfFunction(f);
-          ctx.fillRect(Math.floor(x), y + d * cell, 2, cell);
+          let list = cells.get(f);
+          if (!list) cells.set(f, list = []);
+          list.push(fx, y + d * cell);
         }
         this.hits.push({x, y, h: this.barH, th: b.th, kind: b.kind, t, s});
         ++drawn;
       }
-      if (this.selected && this.selected.th === b.th && this.selected.kind === b.kind) {
+      if (this.selected && this.selected.th.exp === b.th.exp && this.selected.th.thread === b.th.thread && this.selected.kind === b.kind) {
         ctx.strokeStyle = '#000';
         ctx.strokeRect(Math.floor(X(this.selected.t)) - 1.5, y - 1.5, 5, this.barH + 3);
       }
     });
+    for (const [f, list] of cells) {
+      ctx.fillStyle = colorOfFunction(f);
+      ctx.beginPath();
+      for (let k = 0; k < list.length; k += 2) ctx.rect(list[k], list[k + 1], 2, cell);
+      ctx.fill();
+    }
     const span = this.drag && !this.drag.pan ? [this.drag.from, this.drag.to] : this.range ? [X(this.range[0]), X(this.range[1])] : null;
     if (span) {
       ctx.fillStyle = 'rgba(30, 100, 255, 0.18)';
