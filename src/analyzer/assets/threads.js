@@ -6,7 +6,23 @@
 // (/api/events), so a redraw is bounded by width x bars, whatever the experiment's size.
 import {escapeHtml} from './format.js';
 
-const colors = new Map();
+const colors = new Map(), pixels = new Map();
+// The same colour as a little-endian RGBA word for ImageData (hsl to rgb by hand).
+function pixelOfFunction(id) {
+  let p = pixels.get(id);
+  if (p === undefined) {
+    const h = ((id * 137.508) % 360) / 360, sat = 0.6, l = (45 + (id % 3) * 8) / 100;
+    const q = l < 0.5 ? l * (1 + sat) : l + sat - l * sat, p0 = 2 * l - q;
+    const ch = t => {
+      t = (t + 1) % 1;
+      const v = t < 1 / 6 ? p0 + (q - p0) * 6 * t : t < 1 / 2 ? q : t < 2 / 3 ? p0 + (q - p0) * (2 / 3 - t) * 6 : p0;
+      return Math.round(v * 255);
+    };
+    p = ((255 << 24) | (ch(h - 1 / 3) << 16) | (ch(h) << 8) | ch(h + 1 / 3)) >>> 0;
+    pixels.set(id, p);
+  }
+  return p;
+}
 export function colorOfFunction(id) {
   // A stable colour per function id (golden-angle hues), each string made once.
   let c = colors.get(id);
@@ -107,8 +123,12 @@ export class ThreadTimeline {
     const cell = Math.max(1, Math.floor(this.barH / this.depth));
     this.hits = [];
     let drawn = 0;
-    // Frames' cells grouped by function: one fillStyle per colour, not per cell.
-    const cells = new Map();
+    // Frames' cells go straight into pixels (CSS pixel resolution), drawn over the bars once.
+    const img = new ImageData(width, height), px = new Uint32Array(img.data.buffer);
+    const put = (x, y, h, color) => {
+      if (x < 0 || x + 2 > width) return;
+      for (let r = y; r < y + h && r < height; ++r) { px[r * width + x] = color; px[r * width + x + 1] = color; }
+    };
     bars.forEach((b, i) => {
       const y = 4 + i * (this.barH + 6);
       ctx.fillStyle = '#000';
@@ -126,9 +146,7 @@ export class ThreadTimeline {
         for (let d = 0; d < n; ++d) {
           // root alignment: the root at the top; leaf alignment: the leaf at the top.
           const f = this.align === 'root' ? frames[frames.length - 1 - d] : frames[d];
-          let list = cells.get(f);
-          if (!list) cells.set(f, list = []);
-          list.push(fx, y + d * cell);
+          put(fx, y + d * cell, cell, pixelOfFunction(f));
         }
         this.hits.push({x, y, h: this.barH, th: b.th, kind: b.kind, t, s});
         ++drawn;
@@ -138,11 +156,10 @@ export class ThreadTimeline {
         ctx.strokeRect(Math.floor(X(this.selected.t)) - 1.5, y - 1.5, 5, this.barH + 3);
       }
     });
-    for (const [f, list] of cells) {
-      ctx.fillStyle = colorOfFunction(f);
-      ctx.beginPath();
-      for (let k = 0; k < list.length; k += 2) ctx.rect(list[k], list[k + 1], 2, cell);
-      ctx.fill();
+    if (drawn) {
+      const off = new OffscreenCanvas(width, height);
+      off.getContext('2d').putImageData(img, 0, 0);
+      ctx.drawImage(off, 0, 0);
     }
     const span = this.drag && !this.drag.pan ? [this.drag.from, this.drag.to] : this.range ? [X(this.range[0]), X(this.range[1])] : null;
     if (span) {
