@@ -245,6 +245,27 @@ void ErModel::prewarm(const std::vector<std::string>& lines, size_t tree_nodes) 
   prewarmed_ = true;
 }
 
+void ErModel::prewarm_selections() {
+  for (;;) {
+    int64_t id;
+    {
+      std::unique_lock<std::mutex> l(selection_mu_);
+      selection_cv_.wait(l, [&] { return stop_prewarm_ || wanted_ >= 0; });
+      if (stop_prewarm_) return;
+      id = wanted_;
+      wanted_ = -1;
+    }
+    for (const char* cmd : {"csingle", "source", "disasm"}) {
+      while (waiting_ > 0 && !stop_prewarm_) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      if (stop_prewarm_) return;
+      std::string error;
+      run_for_function(cmd, uint64_t(id), &error);
+      std::lock_guard<std::mutex> l(selection_mu_);
+      if (wanted_ >= 0) break;  // another selection: that one now
+    }
+  }
+}
+
 std::vector<std::string> ErModel::paths() const {
   std::lock_guard<std::mutex> lock(mu_);
   return session_ ? session_->experiment_paths() : std::vector<std::string>{};

@@ -5,6 +5,7 @@
 // (issue 18) in one place.
 #pragma once
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -57,7 +58,23 @@ class ErModel {
   // stop_prewarm(): the first screen's function list first, then the reports of the other tabs
   // (docs/performance.md, section 10). Each report holds the lock only while it runs.
   void prewarm(const std::vector<std::string>& lines, size_t tree_nodes);
-  void stop_prewarm() { stop_prewarm_ = true; }
+  void stop_prewarm() {
+    {
+      std::lock_guard<std::mutex> l(selection_mu_);  // no lost wake-up in prewarm_selections
+      stop_prewarm_ = true;
+    }
+    selection_cv_.notify_all();
+  }
+  // After prewarm(): until stop_prewarm(), computes csingle, source and disasm of each function
+  // the page selects (want_function), yielding to the page's requests as prewarm() does.
+  void prewarm_selections();
+  void want_function(uint64_t id) {
+    {
+      std::lock_guard<std::mutex> l(selection_mu_);
+      wanted_ = int64_t(id);
+    }
+    selection_cv_.notify_all();
+  }
   // Whether prewarm() has run through its list (for the bench and /api/info).
   bool prewarmed() const { return prewarmed_; }
 
@@ -82,6 +99,9 @@ class ErModel {
   std::string run_one(const std::string& line, const std::string& cache_key);
   std::map<std::string, std::string> cache_;
   std::atomic<bool> stop_prewarm_{false}, prewarmed_{false};
+  std::mutex selection_mu_;
+  std::condition_variable selection_cv_;
+  int64_t wanted_ = -1;
   // The page's requests waiting for the lock: prewarm() lets them go first.
   std::atomic<int> waiting_{0};
   std::unique_lock<std::mutex> page_lock() {

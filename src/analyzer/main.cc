@@ -171,6 +171,7 @@ int main(int argc, char** argv) {
       model.prewarm({"functions", "experiment_list", "leaks", "data_objects", "overview", "calltree", "statistics",
                      "header", "objects", "lines", "pcs"},
                     20000);
+      model.prewarm_selections();
     });
   std::thread watcher([&] {
     int sig = 0;

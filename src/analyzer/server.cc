@@ -218,6 +218,8 @@ void AnalyzerServer::routes() {
     std::string out = model_.run_for_function(cmd, id, &error);
     if (!error.empty()) return json_error(res, 400, error);
     res.set_content(out, "application/json");
+    // The Summary of a newly selected function: its other tabs' reports are computed next.
+    if (cmd == "fsingle") model_.want_function(id);
   });
 }
 
