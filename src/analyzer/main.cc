@@ -85,7 +85,8 @@ int main(int argc, char** argv) {
       // The first word that is no experiment is a target: it and the rest are the Collect
       // window's program and arguments.
       std::error_code ec;
-      if (experiments.empty() && !std::filesystem::is_directory(a, ec) && !(a.size() > 4 && a.ends_with(".erg"))) {
+      if (experiments.empty() && !std::filesystem::is_directory(a, ec) && !a.ends_with(".erg") &&
+          !a.ends_with(".er") && !a.ends_with(".er/")) {
         collect_mode = true;
         collect.target = a;
         continue;
