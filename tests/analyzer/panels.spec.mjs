@@ -70,6 +70,9 @@ test('Timeline per thread: events per thread equal thread_list; a clicked event 
     chain.push(n.children[0].name);
   }
   expect(chain).toEqual([...stack].reverse());
+  // The right pane's Legend: the microstates, and the leaf functions of the events shown.
+  await expect(page.locator('#legend-panel')).toBeVisible();
+  expect(await page.$$eval('#legend-functions li', lis => lis.length)).toBeGreaterThan(0);
   // The event's leaf function is the selection.
   await expect(page.locator('#summary-name')).toHaveText(stack[0]);
   await screenshot(page, 'timeline-threads');

@@ -6,7 +6,7 @@ import {renderListing} from './listing.js';
 import {FlameGraph, fromCalltree, invert} from './flame.js';
 import {Timeline, colorOfState} from './timeline.js';
 import {escapeHtml, formatValue, columnTitle} from './format.js';
-import {ThreadTimeline, threadTable, eventPanel} from './threads.js';
+import {ThreadTimeline, threadTable, eventPanel, colorOfFunction} from './threads.js';
 import {renderCompare} from './compare.js';
 import {hasDataspace, renderDataObjects, renderDataLayout, renderMemObjects} from './dataspace.js';
 import {setupCollect, fill as fillCollect} from './collect.js';
@@ -222,12 +222,10 @@ const tabs = [
     canvas.id = 'timeline-canvas';
     canvas.className = 'graph';
     el.appendChild(canvas);
-    const legend = document.createElement('div');
-    legend.id = 'legend';
-    el.appendChild(legend);
+    const legend = $('legend');  // the right pane's Legend
     const t = new Timeline(canvas, {
       onRange: async r => { state.range = r; writeHash(); await applyFilter(); status(`time range ${(r[0] / 1e9).toFixed(3)}s - ${(r[1] / 1e9).toFixed(3)}s: every tab shows it`); },
-      onLegend: states => { legend.innerHTML = '<h3>Legend</h3>' + states.map(s => `<span class="swatch" style="background:${colorOfState(s)}"></span>${escapeHtml(s)}`).join(' '); }});
+      onLegend: states => { legend.innerHTML = states.map(s => `<span class="swatch" style="background:${colorOfState(s)}"></span>${escapeHtml(s)}`).join(' '); }});
     t.set(d, state.range);
     window.__timeline = t;
     $('timeline-reset').onclick = () => t.resetZoom();
@@ -251,7 +249,7 @@ const tabs = [
     const tt = new ThreadTimeline(tcanvas, {
       fetchEvents,
       onRange: async r => { state.range = r; t.range = r; t.draw(); writeHash(); await applyFilter(); status(`time range ${(r[0] / 1e9).toFixed(3)}s - ${(r[1] / 1e9).toFixed(3)}s: every tab shows it`); },
-      onEvent: e => showEvent(e)});
+      onEvent: e => showEvent(e), onData: d => legendFunctions(d)});
     const width = Math.max(1, Math.round(tt.width()));
     const data = await fetchEvents(0, 0, width);
     tt.set(data, state.range);
@@ -318,6 +316,18 @@ const tabs = [
     el.innerHTML = h + '</tbody></table>';
   }},
 ];
+
+// The Legend's function colours: the leaf functions of the events shown, most frequent first.
+function legendFunctions(d) {
+  const n = new Map();
+  for (const th of d.threads) for (const k of Object.values(th.kinds)) for (const [, s] of k.shown) {
+    const leaf = d.stacks[s][0];
+    n.set(leaf, (n.get(leaf) || 0) + 1);
+  }
+  const top = [...n].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  $('legend-functions').innerHTML = top.map(([id, c]) => `<li data-id="${id}"><span class="swatch" style="background:${colorOfFunction(id)}"></span>${escapeHtml(d.functions[id])} (${c})</li>`).join('');
+  $('legend-functions').querySelectorAll('li').forEach(li => li.addEventListener('click', () => select(+li.dataset.id)));
+}
 
 // ---- right pane: Event (a timeline event) and Leak (a LeakList entry) panels
 function showEvent(e) {
@@ -412,6 +422,7 @@ async function show(tab) {
   el.innerHTML = '';
   el.dataset.tab = tab;
   el.dataset.ready = '0';
+  $('legend-panel').hidden = tab !== 'timeline';
   const t0 = performance.now();
   try {
     await shown.find(t => t.id === tab).render(el);

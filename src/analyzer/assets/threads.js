@@ -35,7 +35,8 @@ export function colorOfFunction(id) {
 }
 
 export class ThreadTimeline {
-  constructor(canvas, {onRange, onEvent, fetchEvents} = {}) {
+  constructor(canvas, {onRange, onEvent, fetchEvents, onData} = {}) {
+    this.onData = onData;
     this.canvas = canvas;
     this.onRange = onRange;
     this.onEvent = onEvent;
@@ -96,6 +97,7 @@ export class ThreadTimeline {
     if (!this.view) this.view = [0, this.end];
     this.range = range;
     this.draw();
+    if (this.onData) this.onData(data);
   }
   async refetch() {
     if (!this.fetchEvents) return;
