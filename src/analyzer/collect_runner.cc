@@ -235,7 +235,7 @@ bool CollectRunner::signal(const std::string& what, std::string* error) {
   }
   pid_t t = target_pid();
   if (t <= 0) {
-    *error = "the target is not running (yet)";
+    *error = "the target is not running (yet); try again";
     return false;
   }
   // Only once the collector in the target catches the signal (SigCgt of /proc/PID/status):

@@ -55,11 +55,22 @@ test('Collect window: preview, run, sample signal, the new experiment opens', as
 
     await page.click('#collect-run');
     await expect(page.locator('#collect-state')).toContainText('running');
-    // Sample: retried until the collector in the target catches the signal.
-    await expect(async () => {
+    // Sample: retried (after each answer, never while one is pending, so exactly one is
+    // sent) until the collector in the target catches the signal.
+    for (let i = 0; ; ++i) {
       await page.click('#collect-sample');
-      await expect(page.locator('#collect-state')).toHaveText('sent sample', {timeout: 500});
-    }).toPass({timeout: 30_000});
+      await page.waitForFunction(() => document.getElementById('collect-state').textContent === 'sent sample' || document.getElementById('collect-error').textContent !== '',
+                                 null, {timeout: 20_000}).catch(() => {});
+      if (await page.textContent('#collect-state') === 'sent sample') break;
+      expect(await page.textContent('#collect-error')).toContain('try again');
+      expect(i).toBeLessThan(100);
+      await page.waitForTimeout(200);
+    }
+    // Pause and Resume: the -y signal, twice; the target goes on (it ends with status 0 below).
+    await page.click('#collect-pause');
+    await expect(page.locator('#collect-state')).toHaveText('sent pause');
+    await page.click('#collect-resume');
+    await expect(page.locator('#collect-state')).toHaveText('sent resume');
     // The run ends, the page opens the experiment: the Functions tab equals er_print's.
     await page.waitForSelector('#functions-table', {timeout: 120_000});
     await page.waitForSelector('#left[data-ready="1"][data-tab="functions"]');
@@ -68,9 +79,11 @@ test('Collect window: preview, run, sample signal, the new experiment opens', as
     const rows = await tableRows(page, '#functions-table');
     expect(rows).toEqual(fn.rows.map(r => [...fn.columns.map((c, k) => cell(c, r.values[k])), r.name]));
     expect(fn.rows.map(r => r.name)).toContain('two');
-    // The Sample button's signal: one sample more than the run without it.
+    // The buttons' signals reached the target: the Sample one records a sample point, and so
+    // do the pause and the resume (collect marks each): three samples more than the run
+    // without them.
     const ov = erPrintData(dir, [exp], ['overview']);
-    expect(ov.experiments[0].samples.length).toBe(baseSamples + 1);
+    expect(ov.experiments[0].samples.length).toBe(baseSamples + 3);
     // The header records the command line the window showed.
     const h = erPrintData(dir, [exp], ['header']).experiments[0];
     expect([h.target].flat().join(' ')).toContain(target);
