@@ -131,6 +131,9 @@ bool CollectRunner::start(const std::string& program, const std::vector<std::str
   posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
   posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
   posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
+  // Nothing of the server's goes along: its listening and connection sockets are not
+  // close-on-exec (cpp-httplib), so they are closed in the child.
+  posix_spawn_file_actions_addclosefrom_np(&fa, 3);
   // The server blocks its stop signals for the watcher thread; the child gets them back.
   posix_spawnattr_t at;
   posix_spawnattr_init(&at);

@@ -2,7 +2,9 @@
 // run goes through no shell (metacharacters arrive as plain argv words).
 #include "analyzer/collect_runner.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -87,6 +89,17 @@ TEST(CollectRunner, RunsWithoutAShellAndKeepsTheOutput) {
   EXPECT_EQ(s.output, "$(id) a;b *\n");
   EXPECT_EQ(run.status(6).output, "a;b *\n");
   EXPECT_EQ(s.experiment, dir + "/x.er");
+  // The child gets no descriptor of the server's beyond 0, 1, 2.
+  const int fd = 100;  // not close-on-exec, as cpp-httplib's sockets
+  const int null_fd = open("/dev/null", O_RDONLY);
+  ASSERT_EQ(dup2(null_fd, fd), fd);
+  close(null_fd);
+  ASSERT_TRUE(run.start("/bin/ls", {"ls", "/proc/self/fd"}, dir, "", &error)) << error;
+  for (int i = 0; i < 2000 && run.status(0).running; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  close(fd);
+  // 0, 1, 2 and ls's own directory descriptor (3), nothing of ours.
+  std::string listed = run.status(0).output;
+  EXPECT_EQ(listed.find(std::to_string(fd) + "\n"), std::string::npos) << listed;
   // Nothing runs: no signal to send.
   EXPECT_FALSE(run.signal("pause", &error));
   EXPECT_EQ(error, "no collect run is in progress");
