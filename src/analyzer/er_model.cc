@@ -266,6 +266,14 @@ void ErModel::prewarm_selections() {
   }
 }
 
+std::vector<uint64_t> ErModel::function_ids(const std::string& name) {
+  auto lock = page_lock();
+  std::vector<uint64_t> out;
+  if (!session_) return out;
+  for (model::FuncId f : erprint::find_functions(*session_, name)) out.push_back(f);
+  return out;
+}
+
 std::vector<std::string> ErModel::paths() const {
   std::lock_guard<std::mutex> lock(mu_);
   return session_ ? session_->experiment_paths() : std::vector<std::string>{};

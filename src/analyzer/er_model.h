@@ -44,6 +44,10 @@ class ErModel {
   // function the way er_print's N rule needs. "" with *error when the id or command is bad.
   std::string run_for_function(const std::string& command, uint64_t id, std::string* error);
 
+  // The ids of the functions er_print's name rule finds for `name` (as `fsingle name` would),
+  // for rows that carry a name only (the compare list).
+  std::vector<uint64_t> function_ids(const std::string& name);
+
   // er_print's calltree report cut after `nodes` nodes in depth-first order (its `limit`), the
   // session's limit unchanged.
   std::string calltree(size_t nodes);

@@ -207,6 +207,17 @@ void AnalyzerServer::routes() {
     res.set_content(model_.timeline_events(v[0], v[1], uint32_t(v[2])), "application/json");
   });
 
+  // GET /api/fnid?name=two: the ids of the functions of that name (er_print's name rule).
+  http_->Get("/api/fnid", [this](const httplib::Request& req, httplib::Response& res) {
+    std::string o = "{\"ids\":[";
+    bool first = true;
+    for (uint64_t id : model_.function_ids(req.get_param_value("name"))) {
+      o += fmt::format("{}{}", first ? "" : ",", id);
+      first = false;
+    }
+    res.set_content(o + "]}", "application/json");
+  });
+
   // GET /api/fn?cmd=source&id=12: a per-function report (fsingle, csingle, source, disasm).
   http_->Get("/api/fn", [this](const httplib::Request& req, httplib::Response& res) {
     const std::string cmd = req.get_param_value("cmd"), ids = req.get_param_value("id");

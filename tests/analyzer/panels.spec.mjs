@@ -144,6 +144,10 @@ test('Compare: two experiments side by side, er_print compare delta and ratio', 
     expect(want.rows.some(r => r.name === 'two')).toBe(true);
   }
   expect(page.url()).toContain('compare=ratio');
+  // A row selects its function in every tab: the Summary shows it.
+  // (Two functions are named two, one per program: er_print's Summary names the first, with its object.)
+  await page.locator('#compare-table tbody tr', {has: page.locator('td.name', {hasText: /^two$/})}).click();
+  await expect(page.locator('#summary-name')).toHaveText('two (compare_build_1x)');
   await screenshot(page, 'compare');
   // Off: the ordinary function list again.
   await page.selectOption('#compare-mode', 'off');

@@ -158,7 +158,13 @@ function treeNote(el, tree) {
 const tabs = [
   {id: 'functions', label: 'Functions', async render(el) {
     const d = await api.report('functions');
-    if (d.sides) { renderCompare(el, d); return; }  // compare on|delta|ratio: er_print's compare list
+    if (d.sides) {  // compare on|delta|ratio: er_print's compare list; a row selects its function by name
+      renderCompare(el, d, {onSelect: async r => {
+        const j = await (await fetch(`/api/fnid?name=${encodeURIComponent(r.name)}`, {credentials: 'same-origin'})).json();
+        if (j.ids && j.ids.length) select(j.ids[0]);
+      }});
+      return;
+    }
     renderTable(el, d.columns, d.rows, rowOpts()).id = 'functions-table';
   }},
   {id: 'callers', label: 'Callers-Callees', async render(el) {
