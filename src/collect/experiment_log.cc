@@ -12,10 +12,14 @@
 #include "common/text_escape.h"
 #include "common/version.h"
 #include "format/experiment_format.h"
+#include "format/log_keys.h"
 
 namespace erkit::collect {
 
-using common::quote_value;
+using common::EventLine;
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
+namespace logset = format::log_setting;
 
 ExperimentLog::ExperimentLog(std::string dir) : dir_(std::move(dir)) {}
 
@@ -33,32 +37,43 @@ void ExperimentLog::write_header(const Options& o, const LaunchContext& ctx) {
   append(fmt::format("{} {}", format::kLogMagic, format::kFormatVersion));
   std::string args;
   for (size_t i = 1; i < o.target.size(); ++i) args += (i > 1 ? " " : "") + o.target[i];
-  append(fmt::format("0 collect version={} command={} target={} args={} cwd={}", ERKIT_VERSION,
-                     quote_value(ctx.command_line), quote_value(ctx.program_path), quote_value(args),
-                     quote_value(std::filesystem::current_path().string())));
-  append(fmt::format("0 setting name=clock interval_ns={}", o.clock_interval_ns));
-  append(fmt::format("0 setting name=sample interval_ms={}", o.sample_interval_ms));
-  append(fmt::format("0 setting name=heap on={}", o.heap_trace ? 1 : 0));
-  append(fmt::format("0 setting name=sync value={}", o.sync_trace));
-  append(fmt::format("0 setting name=io on={}", o.io_trace ? 1 : 0));
-  append(fmt::format("0 setting name=mpi on={}", o.mpi_trace ? 1 : 0));
-  if (ctx.mpi_rank >= 0) append(fmt::format("0 mpi_rank rank={} source=launcher", ctx.mpi_rank));
+  append(EventLine(0, logev::kCollect)
+             .kv(logkey::kVersion, ERKIT_VERSION)
+             .kv_quoted(logkey::kCommand, ctx.command_line)
+             .kv_quoted(logkey::kTarget, ctx.program_path)
+             .kv_quoted(logkey::kArgs, args)
+             .kv_quoted(logkey::kCwd, std::filesystem::current_path().string())
+             .str());
+  auto setting = [](const char* name) { return EventLine(0, logev::kSetting).kv(logkey::kName, name); };
+  append(setting(logset::kClock).kv(logkey::kIntervalNs, o.clock_interval_ns).str());
+  append(setting(logset::kSample).kv(logkey::kIntervalMs, o.sample_interval_ms).str());
+  append(setting(logset::kHeap).kv(logkey::kOn, o.heap_trace ? 1 : 0).str());
+  append(setting(logset::kSync).kv(logkey::kValue, o.sync_trace).str());
+  append(setting(logset::kIo).kv(logkey::kOn, o.io_trace ? 1 : 0).str());
+  append(setting(logset::kMpi).kv(logkey::kOn, o.mpi_trace ? 1 : 0).str());
+  if (ctx.mpi_rank >= 0)
+    append(EventLine(0, logev::kMpiRank).kv(logkey::kRank, ctx.mpi_rank).kv(logkey::kSource, "launcher").str());
   if (o.follow_regex.empty())
-    append(fmt::format("0 setting name=follow value={}", o.follow == 0 ? "off" : o.follow == 1 ? "on" : "all"));
+    append(setting(logset::kFollow).kv(logkey::kValue, o.follow == 0 ? "off" : o.follow == 1 ? "on" : "all").str());
   else
-    append(fmt::format("0 setting name=follow value=all regex={}", quote_value(o.follow_regex)));
-  if (o.sample_signal) append(fmt::format("0 setting name=sample_signal signal={}", signal_name(o.sample_signal)));
+    append(setting(logset::kFollow).kv(logkey::kValue, "all").kv_quoted(logkey::kRegex, o.follow_regex).str());
+  if (o.sample_signal) append(setting(logset::kSampleSignal).kv(logkey::kSignal, signal_name(o.sample_signal)).str());
   if (o.pause_signal)
-    append(fmt::format("0 setting name=pause_signal signal={} initially={}", signal_name(o.pause_signal),
-                       o.pause_signal_resume ? "recording" : "paused"));
-  if (o.stop_after_exec) append("0 setting name=stop_after_exec on=1");
-  append(fmt::format("0 setting name=archive value={}", o.archive));
-  append(fmt::format("0 setting name=limit mb={}", o.size_limit_mb));
+    append(setting(logset::kPauseSignal)
+               .kv(logkey::kSignal, signal_name(o.pause_signal))
+               .kv(logkey::kInitially, o.pause_signal_resume ? "recording" : "paused")
+               .str());
+  if (o.stop_after_exec) append(setting(logset::kStopAfterExec).kv(logkey::kOn, 1).str());
+  append(setting(logset::kArchive).kv(logkey::kValue, o.archive).str());
+  append(setting(logset::kLimit).kv(logkey::kMb, o.size_limit_mb).str());
   for (const auto& l : hwc_log_lines(o.hwc)) append(l);
-  if (o.clock_dataspace) append("0 setting name=clock_dataspace on=1");
+  if (o.clock_dataspace) append(setting(logset::kClockDataspace).kv(logkey::kOn, 1).str());
   if (!ctx.emulation.machine.empty())
-    append(fmt::format("0 setting name=emulation machine={} emulator={} sysroot={}", ctx.emulation.machine,
-                       quote_value(ctx.emulation.emulator), quote_value(ctx.emulation.sysroot)));
+    append(setting(logset::kEmulation)
+               .kv(logkey::kMachine, ctx.emulation.machine)
+               .kv_quoted(logkey::kEmulator, ctx.emulation.emulator)
+               .kv_quoted(logkey::kSysroot, ctx.emulation.sysroot)
+               .str());
   {
     std::string map = dir_ + "/" + format::kMapFile;
     int fd = open(map.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
@@ -84,17 +99,20 @@ void ExperimentLog::write_notes(const std::vector<std::string>& comments) {
   close(fd);
 }
 
-void ExperimentLog::write_target_pid(pid_t pid) { append(fmt::format("0 target pid={}", pid)); }
+void ExperimentLog::write_target_pid(pid_t pid) { append(EventLine(0, logev::kTarget).kv(logkey::kPid, pid).str()); }
 
 void ExperimentLog::write_end(int status) {
+  EventLine end(0, logev::kEnd);
   if (WIFEXITED(status)) {
-    append(fmt::format("0 end how=exit status={}", WEXITSTATUS(status)));
+    end.kv(logkey::kHow, "exit").kv(logkey::kStatus, WEXITSTATUS(status));
   } else if (WIFSIGNALED(status)) {
-    append(fmt::format("0 end how=signal signal={} name={}{}", WTERMSIG(status), signal_name(WTERMSIG(status)),
-                       WCOREDUMP(status) ? " core=1" : ""));
+    int sig = WTERMSIG(status);
+    end.kv(logkey::kHow, "signal").kv(logkey::kSignal, sig).kv(logkey::kName, signal_name(sig));
+    if (WCOREDUMP(status)) end.kv(logkey::kCore, 1);
   } else {
-    append("0 end how=unknown");
+    end.kv(logkey::kHow, "unknown");
   }
+  append(end.str());
 }
 
 }  // namespace erkit::collect

@@ -24,8 +24,12 @@
 #include "collector/text_line.h"
 #include "collector/thread_state.h"
 #include "collector/unwind/unwind.h"
+#include "format/log_keys.h"
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
+namespace logset = format::log_setting;
 namespace {
 
 using format::ClockSampleRecord;
@@ -279,8 +283,8 @@ bool clock_init() {
   }
   {
     TextLine line;
-    line.event(now_ns(), "setting").kv("name", "clock_source")
-        .kv("source", ts && ts->has_perf ? "perf_task_clock" : "posix_timer").write_to(g_rt.log_fd);
+    line.event(now_ns(), logev::kSetting).kv(logkey::kName, logset::kClockSource)
+        .kv(logkey::kSource, ts && ts->has_perf ? "perf_task_clock" : "posix_timer").write_to(g_rt.log_fd);
   }
   // Threads created before the collector initialised (other libraries' constructors) are
   // adopted; their CPU time before this point is not the experiment's.
@@ -290,7 +294,7 @@ bool clock_init() {
   else for_each_task(adopt_existing, &ctx);
   if (ctx.adopted) {
     TextLine line;
-    line.event(now_ns(), "setting").kv_dec("preexisting_threads", ctx.adopted).write_to(g_rt.log_fd);
+    line.event(now_ns(), logev::kSetting).kv_dec("preexisting_threads", ctx.adopted).write_to(g_rt.log_fd);
   }
   microstates_start();
   return true;
@@ -318,7 +322,7 @@ bool clock_adopt(ThreadState* ts, uint64_t cpu_before_ns) {
   }
   if (g_rt.active) {
     TextLine line;
-    line.event(now_ns(), "thread_start").kv_dec("tid", ts->tid).kv("adopted", "1");
+    line.event(now_ns(), logev::kThreadStart).kv_dec(logkey::kTid, ts->tid).kv(logkey::kAdopted, "1");
     line.write_to(g_rt.log_fd);
   }
   return true;
@@ -337,7 +341,8 @@ void clock_retire_adopted(ThreadState* writer, ThreadState* ts, uint64_t final_e
   }
   if (g_rt.active) {
     TextLine line;
-    line.event(now_ns(), "thread_end").kv_dec("tid", ts->tid).kv("adopted", "1").write_to(g_rt.log_fd);
+    line.event(now_ns(), logev::kThreadEnd).kv_dec(logkey::kTid, ts->tid);
+    line.kv(logkey::kAdopted, "1").write_to(g_rt.log_fd);
   }
 }
 

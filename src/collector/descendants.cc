@@ -21,8 +21,11 @@
 #include "collector/samples.h"
 #include "collector/text_line.h"
 #include "format/experiment_format.h"
+#include "format/log_keys.h"
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
 namespace {
 
 // Calls counted per process image, failed ones too.
@@ -238,19 +241,20 @@ bool create_descendant_experiment(const DescendantPlan& p, const char* kind, con
       char args[2048];
       if (argv) join_args(argv, args, sizeof args);
       else own_args(args, sizeof args);
-      line.event(0, "descendant_of").kv("kind", kind).kv_quoted("lineage", p.lineage).kv_dec("index", p.index);
-      line.kv_dec("parent_pid", p.parent_pid).kv_quoted("parent_lineage", p.parent_lineage);
-      line.kv_quoted("target", target ? target : "").kv_quoted("args", args);
+      line.event(0, logev::kDescendantOf).kv(logkey::kKind, kind).kv_quoted(logkey::kLineage, p.lineage);
+      line.kv_dec(logkey::kIndex, p.index);
+      line.kv_dec(logkey::kParentPid, p.parent_pid).kv_quoted("parent_lineage", p.parent_lineage);
+      line.kv_quoted(logkey::kTarget, target ? target : "").kv_quoted(logkey::kArgs, args);
       header_add(&n, line.data(), line.size());
       if (is_static_elf(target)) {
-        line.event(0, "warning").kv("code", "static_target");
-        line.kv_quoted("text", "the program is statically linked: the collector cannot be preloaded into it, "
+        line.event(0, logev::kWarning).kv(logkey::kCode, "static_target");
+        line.kv_quoted(logkey::kText, "the program is statically linked: the collector cannot be preloaded into it, "
                                "so this experiment holds no data");
         header_add(&n, line.data(), line.size());
       } else if (loader_ignores_preload(target)) {
         TextLine text;
         text.str("the program ").str(kSecureModeText).str("; this experiment holds no data");
-        line.event(0, "warning").kv("code", "secure_mode_target").kv_quoted("text", text.data());
+        line.event(0, logev::kWarning).kv(logkey::kCode, "secure_mode_target").kv_quoted(logkey::kText, text.data());
         header_add(&n, line.data(), line.size());
       }
       ok = write(fd, g_header, n) == ssize_t(n);
@@ -295,8 +299,8 @@ namespace {
 // directory may not reach it by path).
 void family_warning(int log_fd, const DescendantPlan& p, const char* text) {
   TextLine line;
-  line.event(g_rt.active ? now_ns() : 0, "warning").kv("code", "descendant_not_recorded");
-  line.kv_quoted("lineage", p.lineage).kv_quoted("text", text);
+  line.event(g_rt.active ? now_ns() : 0, logev::kWarning).kv(logkey::kCode, "descendant_not_recorded");
+  line.kv_quoted(logkey::kLineage, p.lineage).kv_quoted(logkey::kText, text);
   if (log_fd >= 0) line.write_to(log_fd);
   char path[4200];
   if (!p.parent_lineage[0] || !join_path(path, sizeof path, g_rt.config.founder_dir, format::kLogFile)) return;
@@ -326,7 +330,7 @@ void descendant_log_event(const DescendantPlan& p, const char* event, int err) {
   if (fd < 0) return;
   TextLine line;
   line.event(0, event);
-  if (err) line.kv_dec("errno", err);
+  if (err) line.kv_dec(logkey::kErrno, err);
   line.write_to(fd);
   close(fd);
 }
@@ -334,11 +338,12 @@ void descendant_log_event(const DescendantPlan& p, const char* event, int err) {
 void log_descendant(const DescendantPlan& p, const char* kind, pid_t pid, int err, const char* target) {
   if (!g_rt.active) return;
   TextLine line;
-  line.event(now_ns(), "descendant").kv("kind", kind).kv_quoted("lineage", p.lineage).kv_dec("index", p.index);
-  if (pid > 0) line.kv_dec("pid", pid);
-  line.kv_dec("followed", p.selected ? 1 : 0);
-  if (err) line.kv("failed", "1").kv_dec("errno", err);
-  if (target) line.kv_quoted("target", target);
+  line.event(now_ns(), logev::kDescendant).kv(logkey::kKind, kind).kv_quoted(logkey::kLineage, p.lineage);
+  line.kv_dec(logkey::kIndex, p.index);
+  if (pid > 0) line.kv_dec(logkey::kPid, pid);
+  line.kv_dec(logkey::kFollowed, p.selected ? 1 : 0);
+  if (err) line.kv(logkey::kFailed, "1").kv_dec(logkey::kErrno, err);
+  if (target) line.kv_quoted(logkey::kTarget, target);
   line.write_to(g_rt.log_fd);
 }
 
@@ -566,7 +571,7 @@ int do_exec(ExecVia via, const char* file, int fd, char* const argv[], char* con
   int rc = exec_with(p.selected ? EnvMode::kFollow : EnvMode::kDormant, p.lineage, via, file, fd, argv, envp);
   int err = errno;
   runtime_exec_failed(err);
-  if (p.selected) descendant_log_event(p, "exec_failed", err);
+  if (p.selected) descendant_log_event(p, logev::kExecFailed, err);
   errno = err;
   return rc;
 }

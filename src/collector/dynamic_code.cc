@@ -11,8 +11,11 @@
 #include "collector/runtime.h"
 #include "collector/text_line.h"
 #include "format/experiment_format.h"
+#include "format/log_keys.h"
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
 namespace {
 
 int g_lock = 0;
@@ -69,9 +72,10 @@ void dynamic_function_load(const char* name, const char* alias, const char* sour
     log_warning("func_load", "the code of a dynamic function could not be read: no disassembly for it");
   }
   TextLine line;
-  line.event(t, "function_load").kv_quoted("name", name ? name : "").kv_quoted("alias", alias ? alias : "");
-  line.kv_quoted("source", source ? source : "").kv_hex("vaddr", reinterpret_cast<uint64_t>(vaddr));
-  line.kv_dec("size", size).kv_dec("lines", nlines);
+  line.event(t, logev::kFunctionLoad).kv_quoted(logkey::kName, name ? name : "");
+  line.kv_quoted(logkey::kAlias, alias ? alias : "");
+  line.kv_quoted(logkey::kSource, source ? source : "").kv_hex(logkey::kVaddr, reinterpret_cast<uint64_t>(vaddr));
+  line.kv_dec(logkey::kSize, size).kv_dec("lines", nlines);
   line.write_to(g_rt.map_fd);
   unlock();
 }
@@ -79,7 +83,7 @@ void dynamic_function_load(const char* name, const char* alias, const char* sour
 void dynamic_function_unload(const void* vaddr) {
   if (!g_rt.active) return;
   TextLine line;
-  line.event(now_ns(), "function_unload").kv_hex("vaddr", reinterpret_cast<uint64_t>(vaddr));
+  line.event(now_ns(), logev::kFunctionUnload).kv_hex(logkey::kVaddr, reinterpret_cast<uint64_t>(vaddr));
   line.write_to(g_rt.map_fd);
 }
 

@@ -9,8 +9,11 @@
 #include "collector/thread_state.h"
 #include "collector/trace_common.h"
 #include "format/experiment_format.h"
+#include "format/log_keys.h"
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
 namespace {
 
 using format::IoEventRecord;
@@ -32,8 +35,9 @@ bool current(uint64_t v) {
 uint32_t new_file(int fd, const char* path, const char* how) {
   uint32_t id = __atomic_add_fetch(&g_next_id, 1, __ATOMIC_RELAXED);
   TextLine line;
-  line.event(now_ns(), "file").kv_dec("id", id).kv_dec("fd", fd).kv_quoted("path", path ? path : "");
-  line.kv("how", how).write_to(g_rt.log_fd);
+  line.event(now_ns(), logev::kFile).kv_dec(logkey::kId, id).kv_dec(logkey::kFd, fd);
+  line.kv_quoted(logkey::kPath, path ? path : "");
+  line.kv(logkey::kHow, how).write_to(g_rt.log_fd);
   return id;
 }
 

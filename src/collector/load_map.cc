@@ -12,8 +12,11 @@
 #include "collector/runtime.h"
 #include "collector/text_line.h"
 #include "collector/unwind/unwind.h"
+#include "format/log_keys.h"
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
 namespace {
 
 struct Known {
@@ -106,8 +109,9 @@ int on_object(dl_phdr_info* info, size_t, void*) {
   char build_id[129];
   hex_build_id(info, build_id, sizeof build_id);
   TextLine line;
-  line.event(now_ns(), "load").kv_quoted("path", k.path).kv_hex("bias", k.bias).kv_hex("lo", lo);
-  line.kv_hex("hi", hi).kv("buildid", build_id[0] ? build_id : "-");
+  line.event(now_ns(), logev::kLoad).kv_quoted(logkey::kPath, k.path).kv_hex(logkey::kBias, k.bias);
+  line.kv_hex(logkey::kLo, lo);
+  line.kv_hex(logkey::kHi, hi).kv(logkey::kBuildId, build_id[0] ? build_id : "-");
   line.write_to(g_rt.map_fd);
   return 0;
 }
@@ -124,8 +128,9 @@ void load_map_refresh() {
   for (int i = 0; i < g_count; ++i) {
     if (!g_known[i].seen) {
       TextLine line;
-      line.event(now_ns(), "unload").kv_quoted("path", g_known[i].path).kv_hex("bias", g_known[i].bias);
-      line.kv_hex("lo", g_known[i].lo).write_to(g_rt.map_fd);
+      line.event(now_ns(), logev::kUnload).kv_quoted(logkey::kPath, g_known[i].path);
+      line.kv_hex(logkey::kBias, g_known[i].bias);
+      line.kv_hex(logkey::kLo, g_known[i].lo).write_to(g_rt.map_fd);
       continue;
     }
     g_known[out++] = g_known[i];

@@ -9,10 +9,13 @@
 #include "collector/thread_state.h"
 #include "collector/trace_common.h"
 #include "format/experiment_format.h"
+#include "format/log_keys.h"
 
 #define ERKIT_MPI_API extern "C" __attribute__((visibility("default")))
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
 
 ERKIT_MPI_API int erkit_mpi_abi_version() { return ERKIT_MPI_ABI_VERSION; }
 
@@ -49,7 +52,7 @@ ERKIT_MPI_API void erkit_mpi_record(const ErkitMpiCall* c) {
 ERKIT_MPI_API void erkit_mpi_rank(int rank, int size) {
   if (!g_rt.active) return;
   TextLine line;
-  line.event(now_ns(), "mpi_rank").kv_dec("rank", rank).kv_dec("size", size).write_to(g_rt.log_fd);
+  line.event(now_ns(), logev::kMpiRank).kv_dec(logkey::kRank, rank).kv_dec(logkey::kSize, size).write_to(g_rt.log_fd);
 }
 
 }  // namespace erkit::collector

@@ -9,8 +9,12 @@
 #include "collector/runtime.h"
 #include "collector/task_proc.h"
 #include "collector/text_line.h"
+#include "format/log_keys.h"
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
+namespace logset = format::log_setting;
 namespace {
 int g_outside = 0;  // atomic
 }  // namespace
@@ -35,9 +39,9 @@ void outside_sampler_decide() {
   bool ok = fd >= 0 && read_schedstat(fd, &st);
   if (fd >= 0) close(fd);
   TextLine line;
-  line.event(now_ns(), "setting").kv("name", "sampler").kv("where", "collect");
+  line.event(now_ns(), logev::kSetting).kv(logkey::kName, logset::kSampler).kv("where", "collect");
   if (ok)
-    line.kv_dec("tid", tid).kv_dec("at_ns", int64_t(monotonic_ns())).kv_dec("exec_ns", int64_t(st.exec_ns))
+    line.kv_dec(logkey::kTid, tid).kv_dec("at_ns", int64_t(monotonic_ns())).kv_dec("exec_ns", int64_t(st.exec_ns))
         .kv_dec("delay_ns", int64_t(st.delay_ns));
   line.write_to(g_rt.log_fd);
 }

@@ -8,13 +8,16 @@
 #include "collector/signal_guard.h"
 #include "collector/text_line.h"
 #include "format/experiment_format.h"
+#include "format/log_keys.h"
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
 namespace {
 
 void log_state(const char* event, const char* why) {
   TextLine line;
-  line.event(now_ns(), event).kv("reason", why).write_to(g_rt.log_fd);
+  line.event(now_ns(), event).kv(logkey::kReason, why).write_to(g_rt.log_fd);
 }
 
 void on_pause_signal(int, siginfo_t*, void*) {
@@ -64,7 +67,7 @@ bool collection_pause(const char* why) {
   int expected = 1;
   if (!__atomic_compare_exchange_n(&g_rt.recording, &expected, 0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return false;
-  log_state("pause", why);
+  log_state(logev::kPause, why);
   return true;
 }
 
@@ -73,7 +76,7 @@ bool collection_resume(const char* why) {
   int expected = 0;
   if (!__atomic_compare_exchange_n(&g_rt.recording, &expected, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return false;
-  log_state("resume", why);
+  log_state(logev::kResume, why);
   sample_record(format::kSampleResume, why, true);
   return true;
 }
@@ -85,7 +88,7 @@ void pause_resume_start() {
     log_warning("pause_signal", "could not install the handler of the -y signal");
   if (!g_rt.config.pause_signal_starts_recording) {
     __atomic_store_n(&g_rt.recording, 0, __ATOMIC_RELEASE);
-    log_state("pause", "initial");
+    log_state(logev::kPause, "initial");
   }
 }
 

@@ -13,8 +13,11 @@
 #include "collector/runtime.h"
 #include "collector/text_line.h"
 #include "collector/thread_state.h"
+#include "format/log_keys.h"
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
 namespace {
 
 constexpr int kTableSize = kOwnedFdBase + kOwnedFdSpan;
@@ -43,7 +46,8 @@ void give_up(const char* why, int err) {
   if (__atomic_exchange_n(&g_warned, 1, __ATOMIC_ACQ_REL)) return;
   if (!g_rt.active) return;
   TextLine line;
-  line.event(now_ns(), "warning").kv("code", "clock_perf").kv_dec("errno", err).kv_quoted("text", why);
+  line.event(now_ns(), logev::kWarning).kv(logkey::kCode, "clock_perf").kv_dec(logkey::kErrno, err);
+  line.kv_quoted(logkey::kText, why);
   line.write_to(g_rt.log_fd);
 }
 

@@ -35,8 +35,11 @@
 #include "collector/trace_common.h"
 #include "collector/threads.h"
 #include "format/experiment_format.h"
+#include "format/log_keys.h"
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
 
 // Modules with threads of their own forget them in a forked child (microstates: its sampler).
 void microstates_forget_after_fork() __attribute__((weak));
@@ -69,24 +72,24 @@ void guard_experiment_file(int* fd, const char* name) {
 
 void write_start_event() {
   TextLine line;
-  line.event(0, "start").kv_dec("pid", getpid()).kv_dec("ppid", getppid());
+  line.event(0, logev::kStart).kv_dec(logkey::kPid, getpid()).kv_dec(logkey::kPpid, getppid());
   char exe[1024];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
-  line.kv_quoted("exe", exe);
+  line.kv_quoted(logkey::kExe, exe);
   timespec rt;
   clock_gettime(CLOCK_REALTIME, &rt);
-  line.kv_dec("realtime_ns", int64_t(rt.tv_sec) * 1000000000ll + rt.tv_nsec);
-  line.kv_dec("monotonic_ns", int64_t(g_rt.start_ns));
+  line.kv_dec(logkey::kRealtimeNs, int64_t(rt.tv_sec) * 1000000000ll + rt.tv_nsec);
+  line.kv_dec(logkey::kMonotonicNs, int64_t(g_rt.start_ns));
   utsname u;
   if (uname(&u) == 0) {
-    line.kv_quoted("host", u.nodename).kv_quoted("arch", u.machine).kv_quoted("os", u.release);
+    line.kv_quoted(logkey::kHost, u.nodename).kv_quoted(logkey::kArch, u.machine).kv_quoted(logkey::kOs, u.release);
   }
-  line.kv_dec("ncpus", sysconf(_SC_NPROCESSORS_ONLN)).kv_dec("pagesize", sysconf(_SC_PAGESIZE));
+  line.kv_dec(logkey::kNcpus, sysconf(_SC_NPROCESSORS_ONLN)).kv_dec(logkey::kPagesize, sysconf(_SC_PAGESIZE));
   timespec res;
   clock_getres(CLOCK_THREAD_CPUTIME_ID, &res);
-  line.kv_dec("clock_res_ns", res.tv_nsec).kv_dec("clock_interval_ns", int64_t(g_rt.config.clock_interval_ns));
-  if (g_rt.config.lineage[0]) line.kv_quoted("lineage", g_rt.config.lineage);
+  line.kv_dec("clock_res_ns", res.tv_nsec).kv_dec(logkey::kClockIntervalNs, int64_t(g_rt.config.clock_interval_ns));
+  if (g_rt.config.lineage[0]) line.kv_quoted(logkey::kLineage, g_rt.config.lineage);
   line.write_to(g_rt.log_fd);
 }
 
@@ -137,7 +140,7 @@ uint64_t now_ns() {
 void log_warning(const char* code, const char* text) {
   if (!g_rt.active) return;
   TextLine line;
-  line.event(now_ns(), "warning").kv("code", code).kv_quoted("text", text).write_to(g_rt.log_fd);
+  line.event(now_ns(), logev::kWarning).kv(logkey::kCode, code).kv_quoted(logkey::kText, text).write_to(g_rt.log_fd);
 }
 
 unsigned experiment_file_mode(const char* dir) {
@@ -155,7 +158,7 @@ void log_event(const char* event) {
 void on_data_limit_reached(uint64_t bytes) {
   if (!g_rt.active) return;
   TextLine line;
-  line.event(now_ns(), "limit_reached").kv_dec("bytes", int64_t(bytes));
+  line.event(now_ns(), logev::kLimitReached).kv_dec(logkey::kBytes, int64_t(bytes));
   line.kv_dec("limit", int64_t(g_rt.config.size_limit_bytes)).write_to(g_rt.log_fd);
 }
 
@@ -219,7 +222,7 @@ void runtime_init() {
     pause_resume_start();
     // -x: a debugger can attach now, before main and before the program's constructors.
     if (g_rt.config.stop_after_exec) {
-      log_event("stopped_after_exec");
+      log_event(logev::kStoppedAfterExec);
       raise(SIGSTOP);
     }
     cost_add_start(own_cpu_ns() - cpu_at_entry);
@@ -231,10 +234,10 @@ namespace {
 // How the process ended for the collector, what it wrote and what recording cost.
 void write_exit_line(const char* how) {
   TextLine line;
-  line.event(now_ns(), "exit").kv("how", how);
-  if (g_rt.exit_status >= 0 && strcmp(how, "exit") == 0) line.kv_dec("status", g_rt.exit_status);
-  line.kv_dec("bytes", int64_t(data_bytes_written()));
-  if (data_limit_reached()) line.kv("limit_reached", "1");
+  line.event(now_ns(), logev::kExit).kv(logkey::kHow, how);
+  if (g_rt.exit_status >= 0 && strcmp(how, "exit") == 0) line.kv_dec(logkey::kStatus, g_rt.exit_status);
+  line.kv_dec(logkey::kBytes, int64_t(data_bytes_written()));
+  if (data_limit_reached()) line.kv(logkey::kLimitReached, "1");
   cost_append(line);
   line.write_to(g_rt.log_fd);
 }
@@ -273,7 +276,7 @@ void runtime_before_exec() {
 void runtime_exec_failed(int err) {
   if (!g_rt.active) return;
   TextLine line;
-  line.event(now_ns(), "exec_failed").kv_dec("errno", err).write_to(g_rt.log_fd);
+  line.event(now_ns(), logev::kExecFailed).kv_dec(logkey::kErrno, err).write_to(g_rt.log_fd);
   if (!clock_init()) log_warning("clock_init", "clock profiling could not be restarted after a failed exec");
   if (!hwc_init()) log_warning("hwc_init", "hardware-counter profiling could not be restarted after a failed exec");
   sample_record(format::kSampleExec, "exec failed", true);

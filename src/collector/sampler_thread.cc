@@ -26,8 +26,11 @@
 #include "collector/text_line.h"
 #include "collector/thread_state.h"
 #include "collector/threads.h"
+#include "format/log_keys.h"
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
 namespace {
 
 constexpr uint64_t kScanEveryNs = 50000000;  // thread discovery latency
@@ -97,7 +100,8 @@ void retire_vanished(ThreadState* ts, void* arg) {
     clock_thread_end(ts);
     if (g_rt.active) {
       TextLine line;
-      line.event(now_ns(), "thread_end").kv_dec("tid", ts->tid).kv("unseen", "1").write_to(g_rt.log_fd);
+      line.event(now_ns(), logev::kThreadEnd).kv_dec(logkey::kTid, ts->tid);
+      line.kv(logkey::kUnseen, "1").write_to(g_rt.log_fd);
     }
   }
   data_thread_retire(ts);

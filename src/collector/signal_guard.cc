@@ -8,8 +8,11 @@
 #include "collector/runtime.h"
 #include "collector/text_line.h"
 #include "collector/thread_state.h"
+#include "format/log_keys.h"
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
 namespace {
 
 constexpr int kMaxSig = 65;
@@ -72,8 +75,8 @@ void warn_interference_once(InterferenceKind kind, int sig) {
   if (__atomic_exchange_n(&g_warned[kind], 1, __ATOMIC_ACQ_REL)) return;
   if (!g_rt.active) return;
   TextLine line;
-  line.event(now_ns(), "warning").kv("code", kWarnCodes[kind]).kv_dec("signal", sig);
-  line.kv_quoted("text", kWarnTexts[kind]).write_to(g_rt.log_fd);
+  line.event(now_ns(), logev::kWarning).kv(logkey::kCode, kWarnCodes[kind]).kv_dec(logkey::kSignal, sig);
+  line.kv_quoted(logkey::kText, kWarnTexts[kind]).write_to(g_rt.log_fd);
 }
 
 void deliver_to_program(int sig, siginfo_t* si, void* uc) {

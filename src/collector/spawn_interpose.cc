@@ -20,10 +20,12 @@
 #include "collector/runtime.h"
 #include "collector/samples.h"
 #include "format/experiment_format.h"
+#include "format/log_keys.h"
 
 extern char** environ;
 
 namespace erkit::collector {
+namespace logev = format::log_event;
 namespace {
 
 using SpawnFn = int (*)(pid_t*, const char*, const posix_spawn_file_actions_t*, const posix_spawnattr_t*,
@@ -66,7 +68,7 @@ void finish(Spawn* s, const char* kind_name, pid_t pid, int err, const char* tar
   env_free(&s->env);
   if (!s->plan.follow) return;
   log_descendant(s->plan, kind_name, pid, err, target);
-  if (err && s->plan.selected) descendant_log_event(s->plan, "spawn_failed", err);
+  if (err && s->plan.selected) descendant_log_event(s->plan, logev::kSpawnFailed, err);
   sample_record(format::kSampleFork, kind_name, true);
 }
 

@@ -8,8 +8,12 @@
 #include "collector/thread_state.h"
 #include "collector/trace_common.h"
 #include "format/experiment_format.h"
+#include "format/log_keys.h"
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
+namespace logset = format::log_setting;
 namespace {
 
 using format::SyncEventRecord;
@@ -42,7 +46,7 @@ void sync_trace_init() {
   int s = g_rt.config.sync_trace;
   if (s == -1) return;
   TextLine line;
-  line.event(now_ns(), "setting").kv("name", "sync_threshold");
+  line.event(now_ns(), logev::kSetting).kv(logkey::kName, logset::kSyncThreshold);
   if (s == -2) {
     uint64_t mean = calibrate_mean_ns();
     g_threshold_ns = mean * kCalibrationFactor;

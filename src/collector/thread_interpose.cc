@@ -14,8 +14,11 @@
 #include "collector/text_line.h"
 #include "collector/thread_state.h"
 #include "collector/threads.h"
+#include "format/log_keys.h"
 
 namespace erkit::collector {
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
 namespace {
 
 struct StartSlot {
@@ -49,7 +52,7 @@ void on_thread_exit(void*) {
   microstates_thread_end(ts);
   if (g_rt.active) {
     TextLine line;
-    line.event(now_ns(), "thread_end").kv_dec("tid", ts->tid).write_to(g_rt.log_fd);
+    line.event(now_ns(), logev::kThreadEnd).kv_dec(logkey::kTid, ts->tid).write_to(g_rt.log_fd);
   }
   data_thread_retire(ts);
   microstates_note_thread_end(ts->tid);
@@ -96,7 +99,7 @@ void thread_started(uintptr_t start_routine, uint64_t created_ns) {
   if (g_key_ok) pthread_setspecific(g_exit_key, ts);
   if (g_rt.active) {
     TextLine line;
-    line.event(now_ns(), "thread_start").kv_dec("tid", ts->tid).kv_hex("start", start_routine);
+    line.event(now_ns(), logev::kThreadStart).kv_dec(logkey::kTid, ts->tid).kv_hex(logkey::kStart, start_routine);
     line.write_to(g_rt.log_fd);
   }
   clock_thread_start(ts);

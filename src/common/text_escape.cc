@@ -90,4 +90,23 @@ std::string quote_value(std::string_view v) {
   return out;
 }
 
+EventLine::EventLine(uint64_t tstamp_ns, std::string_view event) : line_(std::to_string(tstamp_ns)) {
+  line_ += ' ';
+  line_ += event;
+}
+
+EventLine& EventLine::kv(std::string_view key, std::string_view value) {
+  line_ += ' ';
+  line_ += key;
+  line_ += '=';
+  line_ += value;
+  return *this;
+}
+
+EventLine& EventLine::kv(std::string_view key, int64_t value) { return kv(key, std::string_view(std::to_string(value))); }
+EventLine& EventLine::kv(std::string_view key, uint64_t value) { return kv(key, std::string_view(std::to_string(value))); }
+EventLine& EventLine::kv_quoted(std::string_view key, std::string_view value) {
+  return kv(key, std::string_view(quote_value(value)));
+}
+
 }  // namespace erkit::common

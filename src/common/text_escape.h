@@ -22,4 +22,26 @@ std::optional<TextEvent> parse_text_event(std::string_view line);
 // Quotes a value for a text line (the inverse of the parser's unquoting).
 std::string quote_value(std::string_view v);
 
+// Builds a text line "<tstamp_ns> <event> key=value ..." for host-side writers (collect,
+// er_kernel), the counterpart of parse_text_event; the collector's own is collector/text_line.h.
+// Event and key names are format/log_keys.h's.
+class EventLine {
+ public:
+  EventLine(uint64_t tstamp_ns, std::string_view event);
+  EventLine& kv(std::string_view key, std::string_view value);         // value as it is
+  EventLine& kv(std::string_view key, const char* value) { return kv(key, std::string_view(value)); }
+  EventLine& kv(std::string_view key, const std::string& value) { return kv(key, std::string_view(value)); }
+  EventLine& kv(std::string_view key, int64_t value);                   // decimal
+  EventLine& kv(std::string_view key, int value) { return kv(key, int64_t(value)); }
+  EventLine& kv(std::string_view key, long long value) { return kv(key, int64_t(value)); }
+  EventLine& kv(std::string_view key, uint64_t value);
+  EventLine& kv(std::string_view key, unsigned value) { return kv(key, uint64_t(value)); }
+  EventLine& kv(std::string_view key, unsigned long long value) { return kv(key, uint64_t(value)); }
+  EventLine& kv_quoted(std::string_view key, std::string_view value);  // quote_value(value)
+  const std::string& str() const { return line_; }
+
+ private:
+  std::string line_;
+};
+
 }  // namespace erkit::common

@@ -6,12 +6,15 @@
 #include <unordered_map>
 
 #include "common/progress.h"
+#include "format/log_keys.h"
 #include "model/clock_scan.h"
 #include "model/event_source.h"
 #include "model/filter/filter.h"
 #include "model/viewmode/openmp_chain.h"
 
 namespace erkit::model {
+namespace log_key = format::log_key;
+namespace log_setting = format::log_setting;
 
 Profile::Profile() : resolver_(std::make_unique<StackResolver>(funcs_, sym_cache_)) {}
 Profile::~Profile() = default;
@@ -173,8 +176,9 @@ std::vector<uint32_t> Profile::available_metrics() const {
       continue;
     }
     clock |= !e.clock.empty() || e.log.clock_interval_ns != 0;
-    heap |= !e.heap.empty() || (e.log.settings.count("heap") && e.log.settings.at("heap").count("on") &&
-                                   e.log.settings.at("heap").at("on") == "1");
+    heap |= !e.heap.empty() || (e.log.settings.count(log_setting::kHeap) &&
+                                   e.log.settings.at(log_setting::kHeap).count(log_key::kOn) &&
+                                   e.log.settings.at(log_setting::kHeap).at(log_key::kOn) == "1");
     sync |= !e.sync.empty();
     io |= !e.io.empty();
     mpi |= !e.mpi.empty();

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "model/heap_leaks.h"
+#include "format/log_keys.h"
 
 namespace erkit::model {
 
@@ -22,7 +23,7 @@ SyncSummary sync_by_object(const Profile& p) {
   std::map<std::tuple<uint32_t, uint32_t, uint64_t>, Acc> by;
   for (uint32_t x = 0; x < p.experiments().size(); ++x) {
     const auto& e = p.experiments()[x];
-    auto it = e.log.settings.find("sync_threshold");
+    auto it = e.log.settings.find(format::log_setting::kSyncThreshold);
     if (it != e.log.settings.end()) {
       auto get = [&](const char* k) {
         auto f = it->second.find(k);

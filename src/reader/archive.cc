@@ -17,11 +17,14 @@
 
 #include "common/text_escape.h"
 #include "format/experiment_format.h"
+#include "format/log_keys.h"
 #include "reader/experiment.h"
 #include "reader/run_as_owner.h"
 #include "reader/text_file.h"
 
 namespace erkit::reader {
+namespace log_key = format::log_key;
+namespace log_setting = format::log_setting;
 namespace {
 
 namespace fs = std::filesystem;
@@ -439,8 +442,8 @@ void apply_archives(Experiment& e) {
   std::string dir = archives_dir_for(e.path);
   // Lazily, on the first open of an experiment whose collection ended before archiving (the
   // target or collect was killed): archive now, on what is most likely the recording machine.
-  auto it = e.log.settings.find("archive");
-  std::string mode = it == e.log.settings.end() ? "off" : it->second.count("value") ? it->second.at("value") : "off";
+  auto it = e.log.settings.find(log_setting::kArchive);
+  std::string mode = it == e.log.settings.end() ? "off" : it->second.count(log_key::kValue) ? it->second.at(log_key::kValue) : "off";
   if (mode != "off" && !fs::is_directory(dir) && access(founder.c_str(), W_OK) == 0) {
     ArchiveOptions opt;
     opt.copy = mode == "copy";
@@ -452,8 +455,8 @@ void apply_archives(Experiment& e) {
   for (const auto& a : entries) by_key[{a.path, a.build_id}] = &a;
   std::map<std::string, std::string> id_cache;  // path -> build-id of the file now
   std::string sysroot;  // the target ran under qemu-user: its files are under the sysroot
-  if (auto em = e.log.settings.find("emulation"); em != e.log.settings.end() && em->second.count("sysroot"))
-    sysroot = em->second.at("sysroot");
+  if (auto em = e.log.settings.find(log_setting::kEmulation); em != e.log.settings.end() && em->second.count(log_key::kSysroot))
+    sysroot = em->second.at(log_key::kSysroot);
   std::set<std::string> reported;
   for (auto& lo : e.objects) {
     if (lo.path.empty() || lo.path.rfind(e.path, 0) == 0) continue;  // kept inside the experiment

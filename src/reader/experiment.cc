@@ -19,10 +19,14 @@
 #include "reader/lifecycle.h"
 #include "reader/record_bounds.h"
 #include "reader/text_file.h"
+#include "format/log_keys.h"
 #include "format/outside_sampler.h"
 #include "reader/time_order.h"
 
 namespace erkit::reader {
+namespace log_event = format::log_event;
+namespace log_key = format::log_key;
+namespace log_setting = format::log_setting;
 namespace {
 
 namespace fs = std::filesystem;
@@ -91,65 +95,66 @@ void read_log(Experiment& e) {
     RunLog& l = e.log;
     l.last_event_ns = std::max(l.last_event_ns, ev->tstamp_ns);
     const std::string& n = ev->name;
-    if (n == "collect") {
-      l.collect_version = ev->get("version");
-      l.command = ev->get("command");
-      l.target = ev->get("target");
-      l.args = ev->get("args");
-      l.cwd = ev->get("cwd");
-    } else if (n == "hwc") {
-      auto idx = ev->get_int("index").value_or(-1);
+    if (n == log_event::kCollect) {
+      l.collect_version = ev->get(log_key::kVersion);
+      l.command = ev->get(log_key::kCommand);
+      l.target = ev->get(log_key::kTarget);
+      l.args = ev->get(log_key::kArgs);
+      l.cwd = ev->get(log_key::kCwd);
+    } else if (n == log_event::kHwc) {
+      auto idx = ev->get_int(log_key::kIndex).value_or(-1);
       if (idx >= 0 && idx < 64) {
         if (l.hwc_counters.size() <= size_t(idx)) l.hwc_counters.resize(size_t(idx) + 1);
         l.hwc_counters[size_t(idx)] = ev->fields;
       }
-    } else if (n == "setting") {
-      l.settings[ev->get("name")] = ev->fields;
-      if (ev->get("name") == "clock") l.clock_interval_ns = uint64_t(ev->get_int("interval_ns").value_or(0));
-      if (ev->get("name") == "kernel") {
+    } else if (n == log_event::kSetting) {
+      l.settings[ev->get(log_key::kName)] = ev->fields;
+      if (ev->get(log_key::kName) == log_setting::kClock)
+        l.clock_interval_ns = uint64_t(ev->get_int(log_key::kIntervalNs).value_or(0));
+      if (ev->get(log_key::kName) == log_setting::kKernel) {
         l.kernel = true;
-        l.kernel_threads = ev->get_int("threads").value_or(0) > 0;
+        l.kernel_threads = ev->get_int(log_key::kThreads).value_or(0) > 0;
       }
-    } else if (n == "start") {
-      l.pid = ev->get_int("pid").value_or(-1);
-      l.ppid = ev->get_int("ppid").value_or(-1);
-      l.exe = ev->get("exe");
-      l.host = ev->get("host");
-      l.arch = ev->get("arch");
-      l.os = ev->get("os");
-      l.ncpus = ev->get_int("ncpus").value_or(0);
-      l.pagesize = ev->get_int("pagesize").value_or(0);
-      l.realtime_start_ns = ev->get_int("realtime_ns").value_or(0);
-      l.monotonic_start_ns = ev->get_int("monotonic_ns").value_or(0);
-      if (auto ci = ev->get_int("clock_interval_ns")) l.clock_interval_ns = uint64_t(*ci);
-    } else if (n == "target") {
-      if (l.pid < 0) l.pid = ev->get_int("pid").value_or(-1);
-    } else if (n == "thread_start") {
-      auto tid = uint32_t(ev->get_int("tid").value_or(0));
+    } else if (n == log_event::kStart) {
+      l.pid = ev->get_int(log_key::kPid).value_or(-1);
+      l.ppid = ev->get_int(log_key::kPpid).value_or(-1);
+      l.exe = ev->get(log_key::kExe);
+      l.host = ev->get(log_key::kHost);
+      l.arch = ev->get(log_key::kArch);
+      l.os = ev->get(log_key::kOs);
+      l.ncpus = ev->get_int(log_key::kNcpus).value_or(0);
+      l.pagesize = ev->get_int(log_key::kPagesize).value_or(0);
+      l.realtime_start_ns = ev->get_int(log_key::kRealtimeNs).value_or(0);
+      l.monotonic_start_ns = ev->get_int(log_key::kMonotonicNs).value_or(0);
+      if (auto ci = ev->get_int(log_key::kClockIntervalNs)) l.clock_interval_ns = uint64_t(*ci);
+    } else if (n == log_event::kTarget) {
+      if (l.pid < 0) l.pid = ev->get_int(log_key::kPid).value_or(-1);
+    } else if (n == log_event::kThreadStart) {
+      auto tid = uint32_t(ev->get_int(log_key::kTid).value_or(0));
       l.threads[tid].tid = tid;
       l.threads[tid].start_ns = ev->tstamp_ns;
-      l.threads[tid].start_routine = uint64_t(ev->get_int("start").value_or(0));
-    } else if (n == "thread_end") {
-      auto tid = uint32_t(ev->get_int("tid").value_or(0));
+      l.threads[tid].start_routine = uint64_t(ev->get_int(log_key::kStart).value_or(0));
+    } else if (n == log_event::kThreadEnd) {
+      auto tid = uint32_t(ev->get_int(log_key::kTid).value_or(0));
       l.threads[tid].tid = tid;
       l.threads[tid].end_ns = ev->tstamp_ns;
-    } else if (n == "task") {  // er_kernel: a sampled task's process and name
-      auto tid = uint32_t(ev->get_int("tid").value_or(0));
-      l.task_pid[tid] = uint32_t(ev->get_int("pid").value_or(0));
-      l.task_comm[tid] = ev->get("comm");
-    } else if (n == "file") {
-      l.files[uint32_t(ev->get_int("id").value_or(0))] = ev->fields;
-    } else if (n == "mpi_rank") {
-      l.mpi_rank = ev->get_int("rank").value_or(l.mpi_rank);
-      l.mpi_size = ev->get_int("size").value_or(l.mpi_size);
-    } else if (n == "warning") {
-      l.warnings.emplace_back(ev->tstamp_ns, ev->get("text"));
+    } else if (n == log_event::kTask) {  // er_kernel: a sampled task's process and name
+      auto tid = uint32_t(ev->get_int(log_key::kTid).value_or(0));
+      l.task_pid[tid] = uint32_t(ev->get_int(log_key::kPid).value_or(0));
+      l.task_comm[tid] = ev->get(log_key::kComm);
+    } else if (n == log_event::kFile) {
+      l.files[uint32_t(ev->get_int(log_key::kId).value_or(0))] = ev->fields;
+    } else if (n == log_event::kMpiRank) {
+      l.mpi_rank = ev->get_int(log_key::kRank).value_or(l.mpi_rank);
+      l.mpi_size = ev->get_int(log_key::kSize).value_or(l.mpi_size);
+    } else if (n == log_event::kWarning) {
+      l.warnings.emplace_back(ev->tstamp_ns, ev->get(log_key::kText));
     } else if (read_lifecycle_event(l, *ev)) {
       // descendants, pause/resume, -L, exec failures: reader/lifecycle.cc
-    } else if (n == "exit") {
-      l.collector_exit = ev->get("how");
-      l.limit_reached = l.limit_reached || ev->get("limit_reached") == "1";
-      if (auto st = ev->get_int("status")) l.exit_status = *st;
+    } else if (n == log_event::kExit) {
+      l.collector_exit = ev->get(log_key::kHow);
+      l.limit_reached = l.limit_reached || ev->get(log_key::kLimitReached) == "1";
+      if (auto st = ev->get_int(log_key::kStatus)) l.exit_status = *st;
       if (ev->get_int(format::kCostSignals)) {
         auto field = [&](const char* k) { return uint64_t(std::max<int64_t>(0, ev->get_int(k).value_or(0))); };
         l.cost.known = true;
@@ -160,10 +165,10 @@ void read_log(Experiment& e) {
         l.cost.exit_cpu_ns = field(format::kCostExitCpuNs);
         l.cost.process_cpu_ns = field(format::kCostProcessCpuNs);
       }
-    } else if (n == "end") {
-      l.end_how = ev->get("how");
-      l.end_status = ev->get_int(l.end_how == "signal" ? "signal" : "status").value_or(-1);
-      l.end_signal_name = ev->get("name");
+    } else if (n == log_event::kEnd) {
+      l.end_how = ev->get(log_key::kHow);
+      l.end_status = ev->get_int(l.end_how == "signal" ? log_key::kSignal : log_key::kStatus).value_or(-1);
+      l.end_signal_name = ev->get(log_key::kName);
     }
   });
   malformed.report(e, file);
@@ -187,21 +192,21 @@ void read_map(Experiment& e) {
       malformed.add(lineno);
       return;
     }
-    if (ev->name == "load") {
+    if (ev->name == log_event::kLoad) {
       LoadObject o;
-      o.path = ev->get("path");
+      o.path = ev->get(log_key::kPath);
       if (!o.path.empty() && o.path[0] != '/') o.path = e.path + "/" + o.path;
-      o.build_id = ev->get("buildid");
+      o.build_id = ev->get(log_key::kBuildId);
       if (o.build_id == "-") o.build_id.clear();
-      o.bias = uint64_t(ev->get_int("bias").value_or(0));
-      o.lo = uint64_t(ev->get_int("lo").value_or(0));
-      o.hi = uint64_t(ev->get_int("hi").value_or(0));
+      o.bias = uint64_t(ev->get_int(log_key::kBias).value_or(0));
+      o.lo = uint64_t(ev->get_int(log_key::kLo).value_or(0));
+      o.hi = uint64_t(ev->get_int(log_key::kHi).value_or(0));
       o.load_ns = ev->tstamp_ns;
       e.objects.push_back(std::move(o));
     } else if (read_dynamic_map_event(e, *ev)) {
       // collector_func_load/unload: reader/lifecycle.cc
-    } else if (ev->name == "unload") {
-      uint64_t lo = uint64_t(ev->get_int("lo").value_or(0));
+    } else if (ev->name == log_event::kUnload) {
+      uint64_t lo = uint64_t(ev->get_int(log_key::kLo).value_or(0));
       for (auto& o : e.objects)
         if (o.lo == lo && o.unload_ns == UINT64_MAX) o.unload_ns = ev->tstamp_ns;
     }
@@ -269,15 +274,15 @@ std::string recorded_kind(const RunLog& l, format::DataKind kind) {
   switch (kind) {
     // stacks: events without their stacks are reported below, with their count.
     case format::DataKind::kProfile: {
-      std::string v = get("clock", "interval_ns");
+      std::string v = get(log_setting::kClock, log_key::kIntervalNs);
       return !v.empty() && v != "0" ? "clock profiling" : "";
     }
-    case format::DataKind::kHeap: return get("heap", "on") == "1" ? "heap tracing" : "";
+    case format::DataKind::kHeap: return get(log_setting::kHeap, log_key::kOn) == "1" ? "heap tracing" : "";
     case format::DataKind::kSync: {
-      std::string v = get("sync", "value");
+      std::string v = get(log_setting::kSync, log_key::kValue);
       return !v.empty() && v != "off" ? "synchronization tracing" : "";
     }
-    case format::DataKind::kIo: return get("io", "on") == "1" ? "I/O tracing" : "";
+    case format::DataKind::kIo: return get(log_setting::kIo, log_key::kOn) == "1" ? "I/O tracing" : "";
     default: return "";
   }
 }

@@ -12,9 +12,12 @@
 #include <sstream>
 
 #include "format/experiment_format.h"
+#include "format/log_keys.h"
 #include "reader/text_file.h"
 
 namespace erkit::reader {
+namespace log_event = format::log_event;
+namespace log_key = format::log_key;
 namespace {
 
 // The whole of a binary file, if it is a regular file of at most max_bytes (a 100 GiB sparse
@@ -113,35 +116,35 @@ const DynamicFunction* Experiment::dynamic_at(uint64_t pc, uint64_t t) const {
 
 bool read_lifecycle_event(RunLog& l, const common::TextEvent& ev) {
   const std::string& n = ev.name;
-  if (n == "descendant_of") {
-    l.lineage = ev.get("lineage");
-    l.origin_kind = ev.get("kind");
-    l.parent_pid = ev.get_int("parent_pid").value_or(-1);
-    if (l.target.empty()) l.target = ev.get("target");
-    if (l.args.empty()) l.args = ev.get("args");
-  } else if (n == "descendant") {
+  if (n == log_event::kDescendantOf) {
+    l.lineage = ev.get(log_key::kLineage);
+    l.origin_kind = ev.get(log_key::kKind);
+    l.parent_pid = ev.get_int(log_key::kParentPid).value_or(-1);
+    if (l.target.empty()) l.target = ev.get(log_key::kTarget);
+    if (l.args.empty()) l.args = ev.get(log_key::kArgs);
+  } else if (n == log_event::kDescendant) {
     DescendantEvent d;
     d.tstamp_ns = ev.tstamp_ns;
-    d.kind = ev.get("kind");
-    d.lineage = ev.get("lineage");
-    d.pid = ev.get_int("pid").value_or(-1);
-    d.followed = ev.get("followed") == "1";
-    d.failed = ev.get("failed") == "1";
-    d.target = ev.get("target");
+    d.kind = ev.get(log_key::kKind);
+    d.lineage = ev.get(log_key::kLineage);
+    d.pid = ev.get_int(log_key::kPid).value_or(-1);
+    d.followed = ev.get(log_key::kFollowed) == "1";
+    d.failed = ev.get(log_key::kFailed) == "1";
+    d.target = ev.get(log_key::kTarget);
     l.children.push_back(std::move(d));
-  } else if (n == "exec_failed") {
+  } else if (n == log_event::kExecFailed) {
     // The exec that ended this image ("exit how=exec") failed: the process went on. In a
     // descendant's own log it means the image never ran.
     if (l.collector_exit == "exec") l.collector_exit.clear();
     if (l.pid < 0) l.exec_failed = true;
-  } else if (n == "pause") {
+  } else if (n == log_event::kPause) {
     l.recording_changes.emplace_back(ev.tstamp_ns, false);
-  } else if (n == "resume") {
+  } else if (n == log_event::kResume) {
     l.recording_changes.emplace_back(ev.tstamp_ns, true);
-  } else if (n == "limit_reached") {
+  } else if (n == log_event::kLimitReached) {
     l.limit_reached = true;
     l.limit_reached_ns = ev.tstamp_ns;
-  } else if (n == "stopped_after_exec") {
+  } else if (n == log_event::kStoppedAfterExec) {
     l.stopped_after_exec = true;
   } else {
     return false;
@@ -150,20 +153,20 @@ bool read_lifecycle_event(RunLog& l, const common::TextEvent& ev) {
 }
 
 bool read_dynamic_map_event(Experiment& e, const common::TextEvent& ev) {
-  if (ev.name == "function_load") {
+  if (ev.name == log_event::kFunctionLoad) {
     DynamicFunction f;
-    f.name = ev.get("name");
-    f.alias = ev.get("alias");
-    f.source = ev.get("source");
-    f.vaddr = uint64_t(ev.get_int("vaddr").value_or(0));
-    f.size = uint64_t(ev.get_int("size").value_or(0));
+    f.name = ev.get(log_key::kName);
+    f.alias = ev.get(log_key::kAlias);
+    f.source = ev.get(log_key::kSource);
+    f.vaddr = uint64_t(ev.get_int(log_key::kVaddr).value_or(0));
+    f.size = uint64_t(ev.get_int(log_key::kSize).value_or(0));
     f.load_ns = ev.tstamp_ns;
     if (f.name.empty()) f.name = fmt::format("<dynamic>@{:#x}", f.vaddr);
     e.dynamic_functions.push_back(std::move(f));
     return true;
   }
-  if (ev.name == "function_unload") {
-    uint64_t vaddr = uint64_t(ev.get_int("vaddr").value_or(0));
+  if (ev.name == log_event::kFunctionUnload) {
+    uint64_t vaddr = uint64_t(ev.get_int(log_key::kVaddr).value_or(0));
     for (auto& f : e.dynamic_functions)
       if (f.vaddr == vaddr && f.unload_ns == UINT64_MAX && f.load_ns <= ev.tstamp_ns) f.unload_ns = ev.tstamp_ns;
     return true;

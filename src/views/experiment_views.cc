@@ -4,7 +4,11 @@
 
 #include <ctime>
 
+#include "format/log_keys.h"
+
 namespace erkit::views {
+namespace log_key = format::log_key;
+namespace log_setting = format::log_setting;
 namespace {
 
 std::string format_realtime(int64_t ns) {
@@ -68,19 +72,23 @@ std::string render_header(const model::Profile& p, uint32_t x) {
   out += "Data collection parameters:\n";
   if (l.clock_interval_ns) out += fmt::format("  Clock-profiling, interval = {} microsecs.\n", l.clock_interval_ns / 1000);
   else out += "  Clock-profiling off\n";
-  for (const char* kind : {"heap", "sync", "io"}) {
-    std::string on = setting(l, kind, "on");
-    if (on == "1") out += fmt::format("  {} tracing on\n", kind == std::string("heap") ? "Heap" : kind == std::string("sync") ? "Synchronization wait" : "I/O");
+  for (const char* kind : {log_setting::kHeap, log_setting::kSync, log_setting::kIo}) {
+    std::string on = setting(l, kind, log_key::kOn);
+    if (on == "1")
+      out += fmt::format("  {} tracing on\n", kind == std::string(log_setting::kHeap)   ? "Heap"
+                                               : kind == std::string(log_setting::kSync) ? "Synchronization wait"
+                                                                                         : "I/O");
   }
-  if (std::string ms = setting(l, "sample", "interval_ms"); !ms.empty()) {
+  if (std::string ms = setting(l, log_setting::kSample, log_key::kIntervalMs); !ms.empty()) {
     int v = std::atoi(ms.c_str());
     out += v ? fmt::format("  Periodic sampling, {} secs.\n", v % 1000 ? fmt::format("{:.3f}", v / 1000.0)
                                                                        : fmt::format("{}", v / 1000))
              : "  Periodic sampling off\n";
   }
-  if (l.settings.count("follow"))
+  if (l.settings.count(log_setting::kFollow))
     out += fmt::format("  Follow descendant processes: {}\n",
-                       setting(l, "follow", "value").empty() ? "off" : setting(l, "follow", "value"));
+                       setting(l, log_setting::kFollow, log_key::kValue).empty() ? "off"
+                                                                    : setting(l, log_setting::kFollow, log_key::kValue));
   if (l.limit_reached) out += "  Data size limit reached: recording of events stopped early\n";
   if (!e.descendants.empty()) out += fmt::format("Descendant experiments: {}\n", e.descendants.size());
   // Java threads by name (the agent's records; docs/java.md), with the numbers thread_select takes.
