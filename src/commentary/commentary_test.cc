@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "commentary/json_lite.h"
 
 namespace erkit::commentary {
 namespace {
@@ -32,18 +31,6 @@ TEST(ComSpec, ClassesPrefixesAndDisplayOptions) {
   ASSERT_TRUE(parse_com_spec("none:noh:nos", true, &d, &err)) << err;
   EXPECT_TRUE(!d.hex && !d.src && !d.asrc && d.classes == 0);
   EXPECT_EQ(to_string(d, true), "none:nohex:nosrc");
-}
-
-TEST(Json, ParsesNestedValuesAndEscapes) {
-  JsonValue v;
-  std::string err;
-  ASSERT_TRUE(parse_json(R"([1, {"a": "x\ny\u00e9", "b": [true, null, -2.5e1]}, []])", &v, &err)) << err;
-  ASSERT_EQ(v.array.size(), 3u);
-  EXPECT_EQ(v.array[1].str("a"), "x\ny\xc3\xa9");
-  EXPECT_EQ(v.array[1].get("b")->array[2].number, -25);
-  EXPECT_FALSE(parse_json("[1, 2", &v, &err));
-  EXPECT_NE(err.find("offset"), std::string::npos);
-  EXPECT_FALSE(parse_json("{\"a\" 1}", &v, &err));
 }
 
 TEST(ClangYaml, InlineAndVectorisedLoop) {

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "commentary/commentary.h"
-#include "commentary/json_lite.h"
+#include "common/json.h"
 
 namespace erkit::commentary {
 namespace {
@@ -180,12 +180,35 @@ void finish_clang(ClangRemark& r, std::vector<Remark>* out) {
 }
 
 // --- GCC JSON ---------------------------------------------------------------------------
+// Read with erkit's one JSON parser (common/json.h).
 
-void collect_passes(const JsonValue& list, std::map<std::string, const JsonValue*>* out) {
-  if (list.kind != JsonValue::Kind::Array) return;
-  for (const auto& p : list.array) {
-    (*out)[p.str("id")] = &p;
-    if (const JsonValue* ch = p.get("children")) collect_passes(*ch, out);
+using json::Value;
+
+// The member `key` of an object; null when v is not an object or has no such member.
+const Value* member(const Value& v, const std::string& key) {
+  if (v.kind() != Value::Kind::Object) return nullptr;
+  const auto& keys = v.keys();
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (keys[i] == key) return &v.elements()[i];
+  return nullptr;
+}
+// "" unless `key` holds a string.
+std::string str(const Value& v, const std::string& key) {
+  const Value* m = member(v, key);
+  return m && m->kind() == Value::Kind::String ? m->as_string() : std::string();
+}
+// 0 unless `key` holds a number.
+double num(const Value& v, const std::string& key) {
+  const Value* m = member(v, key);
+  return m && (m->kind() == Value::Kind::Int || m->kind() == Value::Kind::Double) ? m->as_double() : 0;
+}
+bool is_array(const Value* v) { return v && v->kind() == Value::Kind::Array; }
+
+void collect_passes(const Value& list, std::map<std::string, const Value*>* out) {
+  if (!is_array(&list)) return;
+  for (const auto& p : list.elements()) {
+    (*out)[str(p, "id")] = &p;
+    if (const Value* ch = member(p, "children")) collect_passes(*ch, out);
   }
 }
 
@@ -306,43 +329,42 @@ bool read_clang_yaml(const std::string& raw, std::vector<Remark>* out, std::stri
 }
 
 bool read_gcc_json(const std::string& text, std::vector<Remark>* out, std::string* error) {
-  JsonValue root;
-  if (!parse_json(text, &root, error)) return false;
-  if (root.kind != JsonValue::Kind::Array || root.array.size() < 3 ||
-      root.array[2].kind != JsonValue::Kind::Array) {
+  Value root;
+  if (!json::parse(text, &root, error)) return false;
+  if (!is_array(&root) || root.size() < 3 || !is_array(&root.elements()[2])) {
     *error = "not a GCC optimisation record ([metadata, passes, records] expected)";
     return false;
   }
-  std::map<std::string, const JsonValue*> passes;
-  collect_passes(root.array[1], &passes);
-  for (const auto& r : root.array[2].array) {
-    std::string kind = r.str("kind");
+  std::map<std::string, const Value*> passes;
+  collect_passes(root.elements()[1], &passes);
+  for (const auto& r : root.elements()[2].elements()) {
+    std::string kind = str(r, "kind");
     if (kind != "success" && kind != "failure") continue;  // notes are the compiler's internal diary
-    const JsonValue* loc = r.get("location");
-    if (!loc || loc->num("line") <= 0) continue;
+    const Value* loc = member(r, "location");
+    if (!loc || num(*loc, "line") <= 0) continue;
     std::vector<std::string> groups;
     std::string pass_name;
-    if (auto it = passes.find(r.str("pass")); it != passes.end()) {
-      pass_name = it->second->str("name");
-      if (const JsonValue* g = it->second->get("optgroups"); g && g->kind == JsonValue::Kind::Array)
-        for (const auto& x : g->array) groups.push_back(x.string);
+    if (auto it = passes.find(str(r, "pass")); it != passes.end()) {
+      pass_name = str(*it->second, "name");
+      if (const Value* g = member(*it->second, "optgroups"); is_array(g))
+        for (const auto& x : g->elements()) groups.push_back(x.kind() == Value::Kind::String ? x.as_string() : "");
     }
     std::string msg, callee, callee_file;
-    if (const JsonValue* m = r.get("message"); m && m->kind == JsonValue::Kind::Array) {
-      for (const auto& item : m->array) {
-        if (item.kind == JsonValue::Kind::String) {
-          msg += item.string;
-        } else if (item.get("symtab_node")) {
-          std::string n = strip_node_suffix(item.str("symtab_node"));
+    if (const Value* m = member(r, "message"); is_array(m)) {
+      for (const auto& item : m->elements()) {
+        if (item.kind() == Value::Kind::String) {
+          msg += item.as_string();
+        } else if (member(item, "symtab_node")) {
+          std::string n = strip_node_suffix(str(item, "symtab_node"));
           if (callee.empty()) {
             callee = n;
-            if (const JsonValue* l = item.get("location")) callee_file = l->str("file");
+            if (const Value* l = member(item, "location")) callee_file = str(*l, "file");
           }
           msg += n;
-        } else if (item.get("expr")) {
-          msg += item.str("expr");
-        } else if (item.get("stmt")) {
-          msg += trim(item.str("stmt"));
+        } else if (member(item, "expr")) {
+          msg += str(item, "expr");
+        } else if (member(item, "stmt")) {
+          msg += trim(str(item, "stmt"));
         }
       }
     }
@@ -352,10 +374,10 @@ bool read_gcc_json(const std::string& text, std::vector<Remark>* out, std::strin
     uint32_t cls = gcc_group_classes(groups, pass_name);
     bool success = kind == "success";
     Remark m;
-    m.file = loc->str("file");
-    m.line = uint32_t(loc->num("line"));
-    m.column = uint32_t(loc->num("column"));
-    m.function = r.str("function");
+    m.file = str(*loc, "file");
+    m.line = uint32_t(num(*loc, "line"));
+    m.column = uint32_t(num(*loc, "column"));
+    m.function = str(r, "function");
     m.text = gcc_phrase(msg, callee, callee_file, cls, success);
     m.classes = success ? (cls ? cls | kBasic : kBasic) : kQuery;
     if (!m.text.empty()) out->push_back(std::move(m));

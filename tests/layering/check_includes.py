@@ -15,7 +15,8 @@ RULES = {
     "format": set(),
     "common": set(),
     "symbols": set(),
-    "commentary": set(),
+    # Optimisation records, read with common/json.h (issue 18: the one JSON parser).
+    "commentary": {"common"},
     "collectorapi": set(),
     "collector": {"format"},
     "disasm": {"symbols"},

@@ -1,4 +1,4 @@
-#include "views/json.h"
+#include "common/json.h"
 
 #include <fmt/format.h>
 
@@ -166,6 +166,27 @@ class Parser {
     p_ += w.size();
     return true;
   }
+  static void put_utf8(std::string& s, unsigned cp) {
+    if (cp < 0x80) {
+      s += char(cp);
+    } else if (cp < 0x800) {
+      s += char(0xc0 | (cp >> 6)), s += char(0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+      s += char(0xe0 | (cp >> 12)), s += char(0x80 | ((cp >> 6) & 0x3f)), s += char(0x80 | (cp & 0x3f));
+    } else {
+      s += char(0xf0 | (cp >> 18)), s += char(0x80 | ((cp >> 12) & 0x3f)), s += char(0x80 | ((cp >> 6) & 0x3f));
+      s += char(0x80 | (cp & 0x3f));
+    }
+  }
+  bool hex4(unsigned* cp) {
+    if (p_ + 4 > t_.size()) return fail("bad \\u escape");
+    std::string h(t_.substr(p_, 4));
+    char* end = nullptr;
+    *cp = unsigned(std::strtoul(h.c_str(), &end, 16));
+    if (end != h.c_str() + 4) return fail("bad \\u escape");
+    p_ += 4;
+    return true;
+  }
   bool string(std::string* s) {
     if (p_ >= t_.size() || t_[p_] != '"') return fail("expected string");
     ++p_;
@@ -183,13 +204,16 @@ class Parser {
         case 'r': *s += '\r'; break;
         case 'b': *s += '\b'; break;
         case 'f': *s += '\f'; break;
-        case 'u': {
-          if (p_ + 4 > t_.size()) return fail("bad \\u escape");
-          unsigned cp = unsigned(std::strtoul(std::string(t_.substr(p_, 4)).c_str(), nullptr, 16));
-          p_ += 4;
-          if (cp < 0x80) *s += char(cp);
-          else if (cp < 0x800) *s += char(0xc0 | (cp >> 6)), *s += char(0x80 | (cp & 0x3f));
-          else *s += char(0xe0 | (cp >> 12)), *s += char(0x80 | ((cp >> 6) & 0x3f)), *s += char(0x80 | (cp & 0x3f));
+        case 'u': {  // UTF-16 escapes, surrogate pairs joined, written as UTF-8
+          unsigned cp = 0;
+          if (!hex4(&cp)) return false;
+          if (cp >= 0xd800 && cp < 0xdc00 && t_.substr(p_, 2) == "\\u") {
+            p_ += 2;
+            unsigned lo = 0;
+            if (!hex4(&lo)) return false;
+            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+          }
+          put_utf8(*s, cp);
           break;
         }
         default: *s += e;

@@ -1,4 +1,4 @@
-#include "views/json.h"
+#include "common/json.h"
 
 #include <gtest/gtest.h>
 
@@ -57,6 +57,25 @@ TEST(Json, RejectsBadText) {
   std::string deep(500, '[');
   EXPECT_FALSE(parse(deep, &v, &err));
   EXPECT_NE(err.find("nested too deeply"), std::string::npos) << err;
+}
+
+// Escapes as GCC's optimisation records write them (the commentary's parser, json_lite, was
+// merged into this one in issue 18; its cases are kept here).
+TEST(Json, DecodesUnicodeEscapesAsUtf8) {
+  Value v;
+  std::string err;
+  ASSERT_TRUE(parse(R"([1, {"a": "x\ny\u00e9", "b": [true, null, -2.5e1]}, []])", &v, &err)) << err;
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[1]["a"].as_string(), "x\ny\xc3\xa9");
+  EXPECT_EQ(v[1]["b"][2].as_double(), -25);
+  ASSERT_TRUE(parse(R"("\u20ac \ud83d\ude00 \u0041")", &v, &err)) << err;
+  EXPECT_EQ(v.as_string(), "\xe2\x82\xac \xf0\x9f\x98\x80 A");  // 3 bytes, a surrogate pair as 4, 1
+  for (const char* bad : {R"("\u00")", R"("\u00zz")", R"("\ud83d\u12")"}) {
+    EXPECT_FALSE(parse(bad, &v, &err)) << bad;
+    EXPECT_NE(err.find("bad \\u escape"), std::string::npos) << err;
+  }
+  EXPECT_FALSE(parse("[1, 2", &v, &err));
+  EXPECT_NE(err.find("offset"), std::string::npos) << err;
 }
 
 }  // namespace
