@@ -8,7 +8,7 @@
 
 #include <climits>
 
-#include "dataspace/dataspace_views.h"
+#include "views/dataspace_views.h"
 #include "dataspace/test_objects.h"
 
 ds_rec_t ds_test_recs[16];

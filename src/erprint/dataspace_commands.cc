@@ -5,7 +5,7 @@
 #include <map>
 #include <memory>
 
-#include "dataspace/dataspace_views.h"
+#include "views/dataspace_views.h"
 #include "erprint/command_groups.h"
 
 namespace erkit::erprint {

@@ -1,4 +1,4 @@
-#include "dataspace/dataspace_views.h"
+#include "views/dataspace_views.h"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,6 @@
 // Text and JSON reports of the dataspace commands: data_objects, data_single, data_layout
-// (seed-spec §7.7) and memobj (§7.8), in the manual's layouts.
+// (seed-spec §7.7) and memobj (§7.8), in the manual's layouts. Issue 18: moved from
+// src/dataspace/ (which keeps the aggregation, dataspace.h); still namespace erkit::dataspace.
 #pragma once
 #include <string>
 #include <vector>
