@@ -96,21 +96,10 @@ char* new_block(DataKind k) {
 }
 
 bool write_header(int fd, DataKind k) {
-  format::FileHeader h;
-  memset(&h, 0, sizeof h);
-  memcpy(h.magic, format::kFileMagic, sizeof h.magic);
-  h.format_version = format::kFormatVersion;
-  h.header_size = format::kHeaderSize;
-  h.block_size = format::kBlockSize;
-  h.data_kind = uint32_t(k);
-  h.endian_check = format::kEndianCheck;
+  format::FileHeader h = format::make_file_header(k);  // the one header maker (issue 18)
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   h.created_ns = uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-  const char* desc = format::record_descriptor_text(k);
-  size_t n = strlen(desc);
-  if (n >= sizeof h.descriptor) n = sizeof h.descriptor - 1;
-  memcpy(h.descriptor, desc, n);
   return pwrite(fd, &h, sizeof h, 0) == ssize_t(sizeof h);
 }
 
