@@ -10,18 +10,17 @@
 // and the call stack come from /proc/self/task/<tid>/syscall (system call number, user stack
 // and instruction pointers), unwound with the CFI unwinder while the thread is asleep.
 // See docs/clock-profiling.md for the design and its error bounds. Not signal-safe.
+// Defined in microstates.cc; the sampler thread that calls these is sampler_thread.h (issue 18:
+// its entry points were declared here; this header still includes it for their callers).
 #pragma once
 #include <stdint.h>
+
+#include "collector/sampler_thread.h"
 
 namespace erkit::collector {
 
 struct ThreadState;
 
-// Starts the sampler thread. Call once after the calling thread and the pre-existing threads
-// have their baselines.
-void microstates_start();
-// Stops the sampler thread (waits for its current pass to end, at most ~0.5 s).
-void microstates_stop();
 // Baseline of the calling thread: at its start, counting from `created_ns` (CLOCK_MONOTONIC
 // when pthread_create was called; its on-CPU time and run-queue delay from zero), or, with
 // created_ns == 0 (the main thread at initialisation), from now.
@@ -35,17 +34,8 @@ bool microstates_adopt(uint32_t tid, uint64_t cpu_before_ns);
 bool microstates_adopt_slot(ThreadState* ts, uint64_t cpu_before_ns);
 // Final accounting of the calling thread as it ends, before its slot is released.
 void microstates_thread_end(ThreadState* ts);
-// Async-signal-safe. A thread that ended through the trampoline (its slot is released) stays
-// listed in /proc/self/task until the kernel (or qemu-user, for much longer) is done with it:
-// the sampler's scan must not adopt it as a new thread (sampler_thread.cc).
-void microstates_note_thread_end(uint32_t tid);
 // Process exit, after microstates_stop(): final accounting of every thread up to now.
 void microstates_final_pass();
-// In a fork child, before its experiment starts: forgets the parent's sampler and closes every
-// track (sampler_thread.cc; calls microstates_forget_tracks()).
-void microstates_forget_after_fork();
-// Whether the sampler thread runs in this process (it also takes the periodic samples then).
-bool microstates_running();
 void microstates_forget_tracks();
 
 // One look at a thread from the sampler (the caller holds ts->ms_lock, the track is active).

@@ -20,6 +20,7 @@
 #include "collector/outside_sampler.h"
 #include "collector/real_functions.h"
 #include "collector/runtime.h"
+#include "collector/sampler_thread.h"
 #include "collector/samples.h"
 #include "collector/signal_guard.h"
 #include "collector/task_proc.h"
