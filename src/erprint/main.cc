@@ -66,6 +66,12 @@ int main(int argc, char** argv) {
   rcfile::RcDefaults rc = load_defaults();
   for (const auto& w : rc.warnings) fmt::print(stderr, "er_print: warning: {}\n", common::printable(w));
   Session s(std::move(rc));
+  // Leading en_desc commands decide whether descendants are loaded at all (they are by
+  // default); a later en_desc off deselects them instead.
+  for (const auto& a : inv.actions) {
+    if (a.kind != Action::Kind::Command || a.text.rfind("en_desc ", 0) != 0) break;
+    if (a.text == "en_desc off" || a.text == "en_desc on") s.en_desc = a.text == "en_desc on";
+  }
   for (const auto& e : inv.experiments) {
     std::string error;
     if (!s.load(e, &error)) return fail(error);

@@ -27,7 +27,18 @@ bool load_paths(model::Profile& p, const std::vector<std::string>& paths, std::v
     if (r.experiment->incomplete_records)
       warnings->push_back(fmt::format("{}: {} incomplete records skipped", r.experiment->path,
                                       r.experiment->incomplete_records));
+    // Descendant experiments (collect -F) are part of the profile, as in er_print (en_desc on).
+    std::vector<std::string> descendants;
+    for (const auto& d : r.experiment->descendants) {
+      bool loaded = false;
+      for (const auto& e : p.experiments()) loaded |= e.path == d;
+      if (!loaded && d != r.experiment->path) descendants.push_back(d);
+    }
     p.add_experiment(std::move(*r.experiment));
+    if (!descendants.empty() && !load_paths(p, descendants, warnings, error)) {
+      warnings->push_back(*error);
+      error->clear();
+    }
   }
   return true;
 }

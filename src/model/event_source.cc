@@ -5,12 +5,27 @@
 
 #include "format/mpi_functions.h"
 #include "model/heap_leaks.h"
+#include "model/mode_split.h"
 
 namespace erkit::model {
 namespace {
 
 void clock_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
   EventRecord ev;
+  ModeSplitter modes;  // User and System time to the code that ran in each mode
+  std::vector<ModeSplitter::Share> moved;
+  uint32_t main_tid = 0;
+  auto emit_share = [&](const ModeSplitter::Share& share, bool main_thread) {
+    EventRecord m;
+    std::memset(&m, 0, sizeof m);
+    m.tstamp_ns = share.tstamp_ns;
+    m.stack_id = share.stack_id;
+    m.tid = share.tid;
+    m.cpu = -1;
+    m.values[share.state] = m.values[kTotal] = int64_t(share.ns);
+    if (main_thread) m.values[kWall] = int64_t(share.ns);
+    fn(m);
+  };
   for (const auto& s : e.clock) {
     std::memset(ev.values, 0, sizeof ev.values);
     ev.tstamp_ns = s.tstamp_ns;
@@ -24,15 +39,26 @@ void clock_events(const reader::Experiment& e, const std::function<void(const Ev
       fn(ev);
       continue;
     }
+    uint64_t ns[format::kMsCount];
+    std::memcpy(ns, s.ns, sizeof ns);
+    moved.clear();
+    if (!(s.flags & format::kClockFlagBlockedSample))
+      modes.split(s.tid, s.tstamp_ns, s.stack_id, (s.flags & format::kClockFlagInSyscall) != 0, ns,
+                  &moved);
     int64_t total = 0;
     for (uint32_t m = 0; m < format::kMsCount; ++m) {
-      ev.values[m] = int64_t(s.ns[m]);  // microstate order equals the first metric indices
-      total += int64_t(s.ns[m]);
+      ev.values[m] = int64_t(ns[m]);  // microstate order equals the first metric indices
+      total += int64_t(ns[m]);
     }
     ev.values[kTotal] = total;
     if (s.flags & format::kClockFlagMainThread) ev.values[kWall] = total;
-    fn(ev);
+    if (total != 0) fn(ev);
+    for (const auto& share : moved) emit_share(share, (s.flags & format::kClockFlagMainThread) != 0);
+    if (s.flags & format::kClockFlagMainThread) main_tid = s.tid;
   }
+  moved.clear();
+  modes.finish(&moved);
+  for (const auto& share : moved) emit_share(share, share.tid == main_tid);
 }
 
 void heap_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {

@@ -79,6 +79,12 @@ void Profile::set_object_expanded(ObjId o, bool expanded) {
   computed_ = edges_computed_ = false;
 }
 
+void Profile::set_inline_frames(bool shown) {
+  if (inline_frames_ == shown) return;
+  inline_frames_ = shown;
+  computed_ = edges_computed_ = false;
+}
+
 FuncId Profile::object_function(ObjId o) {
   auto it = object_funcs_.find(o);
   if (it != object_funcs_.end()) return it->second;
@@ -216,6 +222,7 @@ void Profile::compute() {
   for (StackAggregate& a : aggs_) {
     a.funcs.clear();
     for (const FrameRef& fr : a.stack->frames) {
+      if (fr.inlined && !inline_frames_) continue;  // folded into the function it is inlined in
       FuncId f = shown[fr.func];
       if (a.funcs.empty() || a.funcs.back() != f || f == fr.func) a.funcs.push_back(f);
     }

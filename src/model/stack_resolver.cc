@@ -64,6 +64,18 @@ FuncId StackResolver::static_function(ObjId obj, const symbols::ObjectSymbols* s
   }
   uint64_t start = vaddr;
   if (const auto* before = syms ? syms->function_before(vaddr) : nullptr) start = before->addr + before->size;
+  // The .eh_frame FDE around the PC bounds one function of code without symbols (issue 15):
+  // a stripped program's main, one and two stay apart.
+  uint64_t fde_lo = 0, fde_hi = 0;
+  if (syms && syms->fde_range(vaddr, &fde_lo, &fde_hi) && fde_lo >= start && (!sec || fde_lo >= sec->addr)) {
+    FunctionEntry e;
+    e.name = fmt::format("<static>@{:#x} (<{}>)", fde_lo, funcs_.object(obj).name);
+    e.short_name = e.name;
+    e.object = obj;
+    e.addr = fde_lo;
+    e.size = fde_hi - fde_lo;
+    return funcs_.intern(std::move(e));
+  }
   else if (sec) start = sec->addr;
   // The gap starts no earlier than the PC's section (the symbol before may end in another,
   // e.g. the last PLT slot before .text).
@@ -113,7 +125,7 @@ StackResolver::PcResult StackResolver::symbolise(const reader::LoadObject& lo, u
     // An inlined frame has no address: the file of its line tells same-named static
     // functions of the object apart.
     FuncId f = funcs_.intern(std::move(e), fr.inlined ? fr.loc.file : std::string());
-    r.frames.insert(r.frames.begin(), FrameRef{f, 0, intern_line(fr.loc.file, fr.loc.line)});
+    r.frames.insert(r.frames.begin(), FrameRef{f, 0, intern_line(fr.loc.file, fr.loc.line), fr.inlined});
   }
   uint32_t pci = intern_pc(obj, vaddr, r.frames.back().func);
   for (auto& f : r.frames) f.pc = pci;

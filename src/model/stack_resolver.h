@@ -28,6 +28,7 @@ struct FrameRef {
   FuncId func;
   uint32_t pc;    // index into pcs()
   uint32_t line;  // index into lines()
+  bool inlined = false;  // code inlined into the next frame (folded unless inline_frames is on)
 };
 
 struct ResolvedStack {

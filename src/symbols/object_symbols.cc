@@ -7,8 +7,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include "symbols/dwarf_index.h"
 #include "symbols/internal.h"
@@ -103,7 +106,34 @@ class ObjectIndex {
   mutable std::map<std::pair<int, uint64_t>, std::unique_ptr<FunctionInfo>> dwarf_funcs;
   mutable std::once_flag funcs_once;
   mutable std::vector<FunctionInfo> funcs;
+
+  // The symbol-table function one of whose names (shown or alias) is `raw`, or null: DWARF
+  // names inlined code by its internal alias (glibc's __GI___libc_read), users know the public
+  // name the symbol table shows (read).
+  const SymEntry* entry_named(const std::string& raw) const {
+    std::call_once(alias_once, [this] {
+      for (uint32_t i = 0; i < symtab.entries.size(); ++i) {
+        const SymEntry& e = symtab.entries[i];
+        if (e.plt) continue;
+        alias_map.emplace(symtab.strings[e.name], i);
+        for (uint32_t a = e.alias_begin; a < e.alias_end; ++a) alias_map.emplace(symtab.strings[symtab.aliases[a]], i);
+      }
+    });
+    auto it = alias_map.find(raw);
+    return it == alias_map.end() ? nullptr : &symtab.entries[it->second];
+  }
+  mutable std::once_flag alias_once;
+  mutable std::unordered_map<std::string_view, uint32_t> alias_map;
 };
+
+namespace {
+// Compiler intrinsics (_mm_cmpeq_epi8 from emmintrin.h, ...) are instructions, not functions:
+// their inlined frames are always folded into the code that uses them.
+bool is_intrinsic_header(const std::string& file) {
+  const std::string_view f(file);
+  return f.size() >= 8 && f.substr(f.size() - 8) == "intrin.h";
+}
+}  // namespace
 
 namespace {
 
@@ -273,10 +303,22 @@ std::vector<Frame> ObjectSymbols::lookup(uint64_t vaddr) const {
       if (const LineRow* r = cu->line_at(vaddr)) here = {cu->strings[r->file], r->line};
     }
   }
+  auto public_name = [&](const std::string& raw) {
+    const SymEntry* e = ix.entry_named(raw);
+    return e ? ix.sym_names(*e).names.long_name : ix.dwarf_names(raw).names.long_name;
+  };
   // chain[0] is the concrete function, chain[k>0] inlined calls; frames go innermost first.
   for (size_t k = chain.size(); k-- > 1;) {
     const ScopeNode& n = cu->nodes[chain[k]];
-    Frame f = ix.make_frame(ix.dwarf_names(cu->strings[n.name]));
+    if (is_intrinsic_header(cu->strings[n.decl_file])) continue;
+    const std::string& raw = cu->strings[n.name];
+    const SymEntry* alias = ix.entry_named(raw);
+    Frame f = ix.make_frame(alias ? ix.sym_names(*alias) : ix.dwarf_names(raw));
+    // An alias of the function it sits in (glibc inlines __GI___libc_read into read): the same
+    // function, not a callee.
+    const std::string around = k == 1 && sym ? ix.sym_names(*sym).names.long_name
+                                             : public_name(cu->strings[cu->nodes[chain[k - 1]].name]);
+    if (f.name == around) continue;
     f.inlined = true;
     if (k + 1 == chain.size()) {
       f.loc = here;
@@ -317,6 +359,24 @@ const FunctionInfo* ObjectSymbols::function_before(uint64_t vaddr) const {
   const auto& es = index_->symtab.entries;
   auto it = std::upper_bound(es.begin(), es.end(), vaddr, [](uint64_t v, const SymEntry& e) { return v < e.addr; });
   return it == es.begin() ? nullptr : index_->function_at(std::prev(it)->addr);
+}
+
+bool ObjectSymbols::fde_range(uint64_t vaddr, uint64_t* lo, uint64_t* hi) const {
+  // libdw is not thread-safe; the DWARF index's users serialise the same way.
+  std::lock_guard<std::mutex> lock(index_->names_mu);
+  Dwarf_Addr bias = 0;
+  Dwarf_CFI* cfi = dwfl_module_eh_cfi(index_->mod, &bias);
+  if (!cfi) cfi = dwfl_module_dwarf_cfi(index_->mod, &bias);
+  if (!cfi || vaddr < bias) return false;
+  Dwarf_Frame* frame = nullptr;
+  if (dwarf_cfi_addrframe(cfi, vaddr - bias, &frame) != 0 || !frame) return false;
+  Dwarf_Addr start = 0, end = 0;
+  bool ok = dwarf_frame_info(frame, &start, &end, nullptr) >= 0 && end > start;
+  free(frame);
+  if (!ok) return false;
+  *lo = start + bias;
+  *hi = end + bias;
+  return *lo <= vaddr && vaddr < *hi;
 }
 
 const SectionInfo* ObjectSymbols::section_at(uint64_t vaddr) const {

@@ -82,7 +82,17 @@ std::string render_header(const model::Profile& p, uint32_t x) {
     out += fmt::format("  Follow descendant processes: {}\n",
                        setting(l, "follow", "value").empty() ? "off" : setting(l, "follow", "value"));
   if (l.limit_reached) out += "  Data size limit reached: recording of events stopped early\n";
-  if (!e.descendants.empty()) out += fmt::format("Descendant experiments: {}\n", e.descendants.size());
+  if (!e.descendants.empty()) {
+    size_t loaded = 0;
+    for (const auto& d : e.descendants)
+      for (const auto& o : p.experiments())
+        if (o.path == d) {
+          ++loaded;
+          break;
+        }
+    out += fmt::format("Descendant experiments: {} ({} loaded{})\n", e.descendants.size(), loaded,
+                       loaded ? "; en_desc off excludes them" : "; en_desc on includes them");
+  }
   out += fmt::format("Target {}\n", end_description(l));
   out += fmt::format("Experiment Ended: {:.3f} s\n", double(e.duration_ns()) / 1e9);
   if (l.cost.known) out += fmt::format("Collector overhead: {}\n", cost_description(l.cost));

@@ -170,7 +170,7 @@ TEST_F(ErPrintCommands, RcFilesAreRead) {
 TEST_F(ErPrintCommands, DescendantsAndSamples) {
   const std::string p = program("work_ratio");
   ASSERT_EQ(collect("-F on /bin/sh -c '" + p + " 150000000; " + p + " 30000000'").status, 0);
-  auto parent = er_print("-experiment_list test.1.er");
+  auto parent = er_print("-en_desc off -experiment_list test.1.er");
   EXPECT_EQ(std::count(parent.out.begin(), parent.out.end(), '\n'), 3) << parent.out;
   auto on = er_print("-en_desc on -experiment_list -functions test.1.er");
   ASSERT_EQ(on.status, 0) << on.err;

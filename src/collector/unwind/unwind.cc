@@ -346,6 +346,27 @@ int unwind_from_ucontext(const void* ucontext, StackBounds b, uint64_t* pcs, int
   return walk(w, 0, pcs, max_frames, status);
 }
 
+bool interrupted_in_syscall(const void* ucontext) {
+  if (!ucontext) return false;
+  uint64_t g[kUcNumGregs];
+  __builtin_memcpy(g, static_cast<const uint8_t*>(ucontext) + kUcGregsOffset, sizeof(g));
+  const uintptr_t pc = uintptr_t(g[kUcPcIndex]);
+#if defined(__x86_64__)
+  static constexpr uint8_t kInsn[] = {0x0f, 0x05};  // syscall
+#else
+  static constexpr uint8_t kInsn[] = {0x01, 0x00, 0x00, 0xd4};  // svc #0
+#endif
+  constexpr size_t n = sizeof kInsn;
+  Object o;
+  if (pc < n || !find_object(pc, &o)) return false;
+  const uintptr_t at_pcs[2] = {pc - n, pc};
+  for (uintptr_t at : at_pcs) {
+    if (!o.readable(at, n)) continue;
+    if (__builtin_memcmp(reinterpret_cast<const void*>(at), kInsn, n) == 0) return true;
+  }
+  return false;
+}
+
 __attribute__((noinline)) int unwind_from_here(int skip, StackBounds b, uint64_t* pcs,
                                                int max_frames, UnwindStatus* status) {
   Walker w;
