@@ -268,6 +268,10 @@ void Profile::compute_edges() {
   };
   std::vector<Sighting> callers, callees;
   std::vector<uint32_t> stamp(funcs_.size(), UINT32_MAX);
+  // Outer occurrences of a recursive function still make edges (issue 15: main -> fib, ping
+  // <-> pong), listed with 0: their values went to the innermost occurrence. They point at a
+  // row of zeros after the aggregates.
+  const uint32_t zero_agg = uint32_t(aggs_.size());
   for (uint32_t ai = 0; ai < aggs_.size(); ++ai) {
     const auto& fr = aggs_[ai].funcs;
     // <Total> calls the outermost frame.
@@ -276,7 +280,11 @@ void Profile::compute_edges() {
     // the one that receives the event (recursion is counted once, seed-spec §6.2).
     for (size_t k = 0; k < fr.size(); ++k) {
       FuncId f = fr[k];
-      if (stamp[f] == ai) continue;
+      if (stamp[f] == ai) {
+        callers.push_back({f, k + 1 < fr.size() ? fr[k + 1] : funcs_.total(), zero_agg});
+        callees.push_back({f, fr[k - 1], zero_agg});
+        continue;
+      }
       stamp[f] = ai;
       callers.push_back({f, k + 1 < fr.size() ? fr[k + 1] : funcs_.total(), ai});
       if (k > 0) callees.push_back({f, fr[k - 1], ai});
@@ -284,7 +292,7 @@ void Profile::compute_edges() {
   }
   // The kept metrics of every aggregate, contiguous (sightings visit aggregates at random).
   const size_t nm = edge_metrics_.size();
-  std::vector<int64_t> agg_values(aggs_.size() * nm);
+  std::vector<int64_t> agg_values((aggs_.size() + 1) * nm);  // + the row of zeros
   for (size_t ai = 0; ai < aggs_.size(); ++ai)
     for (size_t m = 0; m < nm; ++m) agg_values[ai * nm + m] = aggs_[ai].values[edge_metrics_[m]];
   auto reduce = [&](std::vector<Sighting>& entries, EdgeTable& out) {
