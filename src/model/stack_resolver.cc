@@ -172,6 +172,17 @@ const StackResolver::PcResult& StackResolver::resolve_pc(uint32_t exp, const rea
   } else if (const reader::LoadObject* lo = e.object_at(pc, t)) {
     if (!leaf && is_collector_object(lo->path)) {
       // The collector's own frames (thread trampoline) are not the program's.
+    } else if (is_collector_object(lo->path)) {
+      // A traced call's event (the wrapper of pthread_mutex_lock, calloc, read): it belongs
+      // to the real function the program called, in the object that defines it (issue 15).
+      r = symbolise(*lo, pc, leaf);
+      if (!r.frames.empty()) {
+        FuncId real = real_function(e, funcs_.at(r.frames.back().func).short_name);
+        if (real != kNoRealFunction) {
+          r.frames.clear();
+          r.frames.push_back({real, 0, 0});
+        }
+      }
     } else {
       r = symbolise(*lo, pc, leaf);
     }
@@ -179,6 +190,28 @@ const StackResolver::PcResult& StackResolver::resolve_pc(uint32_t exp, const rea
     r.frames.push_back({funcs_.unknown(), 0, 0});
   }
   return pc_cache_.emplace(key, std::move(r)).first->second;
+}
+
+FuncId StackResolver::real_function(const reader::Experiment& e, const std::string& name) {
+  auto [it, fresh] = real_functions_.try_emplace(name, kNoRealFunction);
+  if (!fresh) return it->second;
+  for (const auto& lo : e.objects) {
+    if (is_collector_object(lo.path)) continue;
+    const symbols::ObjectSymbols* syms = cache_.get(lo.symbol_file(), lo.build_id);
+    if (!syms) continue;
+    for (const auto& f : syms->functions()) {
+      if (f.from_dwarf_only || f.is_plt) continue;
+      if (f.name != name && std::find(f.aliases.begin(), f.aliases.end(), name) == f.aliases.end()) continue;
+      FunctionEntry fe;
+      fe.name = fe.short_name = name;  // the name the program called
+      fe.object = funcs_.intern_object(lo.path, lo.build_id, lo.symbol_file());
+      fe.addr = f.addr;
+      fe.size = f.size;
+      fe.source_file = f.source_file;
+      return it->second = funcs_.intern(std::move(fe));
+    }
+  }
+  return kNoRealFunction;
 }
 
 const ResolvedStack& StackResolver::resolve(uint32_t exp, const reader::Experiment& e, uint64_t stack_id,

@@ -70,6 +70,12 @@ std::string render_header(const model::Profile& p, uint32_t x) {
   else out += "  Clock-profiling off\n";
   for (const char* kind : {"heap", "sync", "io"}) {
     std::string on = setting(l, kind, "on");
+    // Synchronization tracing logs its -s value (on, all, calibrate or a threshold), not on=.
+    if (kind == std::string("sync")) {
+      std::string v = setting(l, "sync", "value");
+      if (!v.empty() && v != "off") out += fmt::format("  Synchronization wait tracing on (-s {})\n", v);
+      continue;
+    }
     if (on == "1") out += fmt::format("  {} tracing on\n", kind == std::string("heap") ? "Heap" : kind == std::string("sync") ? "Synchronization wait" : "I/O");
   }
   if (std::string ms = setting(l, "sample", "interval_ms"); !ms.empty()) {

@@ -242,5 +242,39 @@ TEST_F(Accuracy, RecursionPanelsListEveryEdge) {
   EXPECT_NEAR(sum, rows["fib"].values[0], 0.0011 * double(f.callers.size())) << fib.out;
 }
 
+// ---- Item 9: smaller ones --------------------------------------------------------------------
+
+TEST_F(Accuracy, FractionalSampleIntervalAndSyncTracingInTheHeader) {
+  ASSERT_EQ(collect("-S 0.2 -s on " + family() + " sleep:900").status, 0);
+  auto e = open("test.1.er");
+  ASSERT_TRUE(e);
+  int periodic = 0;
+  uint64_t prev = 0;
+  for (const auto& s : e->samples) {
+    if (s.rec.reason != format::kSamplePeriodic) continue;
+    ++periodic;
+    if (prev) EXPECT_GE(s.rec.tstamp_ns - prev, 180000000u);  // never early
+    prev = s.rec.tstamp_ns;
+  }
+  EXPECT_GE(periodic, 2);  // four periods fit in 0.9 s; a loaded machine delays some
+  EXPECT_LE(periodic, 5);
+  auto h = er_print("-header test.1.er");
+  EXPECT_NE(h.out.find("Periodic sampling, 0.200 secs."), std::string::npos) << h.out;
+  EXPECT_NE(h.out.find("Synchronization wait tracing on (-s on)"), std::string::npos) << h.out;
+  auto bad = collect("-S 0.0001 " + family() + " sleep:1");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.err.find("bad -S value"), std::string::npos) << bad.err;
+}
+
+TEST_F(Accuracy, TracedCallsBelongToTheRealFunctionNotTheCollector) {
+  ASSERT_EQ(collect("-s on -H on " + program("trace_mutex") + " truth.txt").status, 0);
+  auto p = er_print("-name long:shared_object_name -metrics e.sync:e.syncn:i.sync -functions test.1.er");
+  ASSERT_EQ(p.status, 0) << p.err;
+  EXPECT_EQ(p.out.find("libcollector"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("pthread_mutex_lock (libc.so.6)"), std::string::npos) << p.out;
+  auto c = er_print("-csingle pthread_mutex_lock test.1.er");
+  EXPECT_EQ(c.out.find("libcollector"), std::string::npos) << c.out;
+}
+
 }  // namespace
 }  // namespace erkit::e2e
