@@ -4,6 +4,8 @@
 
 #include <ctime>
 
+#include "views/stack_quality.h"
+
 namespace erkit::views {
 namespace {
 
@@ -99,6 +101,7 @@ std::string render_header(const model::Profile& p, uint32_t x) {
     out += fmt::format("Descendant experiments: {} ({} loaded{})\n", e.descendants.size(), loaded,
                        loaded ? "; en_desc off excludes them" : "; en_desc on includes them");
   }
+  out += stack_quality_line(stack_quality(e));
   out += fmt::format("Target {}\n", end_description(l));
   out += fmt::format("Experiment Ended: {:.3f} s\n", double(e.duration_ns()) / 1e9);
   if (l.cost.known) out += fmt::format("Collector overhead: {}\n", cost_description(l.cost));
