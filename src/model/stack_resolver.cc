@@ -64,10 +64,14 @@ FuncId StackResolver::static_function(ObjId obj, const symbols::ObjectSymbols* s
   }
   uint64_t start = vaddr;
   if (const auto* before = syms ? syms->function_before(vaddr) : nullptr) start = before->addr + before->size;
+  else if (sec) start = sec->addr;
+  // The gap starts no earlier than the PC's section (the symbol before may end in another,
+  // e.g. the last PLT slot before .text).
+  if (sec && start < sec->addr) start = sec->addr;
   // The .eh_frame FDE around the PC bounds one function of code without symbols (issue 15):
   // a stripped program's main, one and two stay apart.
   uint64_t fde_lo = 0, fde_hi = 0;
-  if (syms && syms->fde_range(vaddr, &fde_lo, &fde_hi) && fde_lo >= start && (!sec || fde_lo >= sec->addr)) {
+  if (syms && syms->fde_range(vaddr, &fde_lo, &fde_hi) && fde_lo >= start) {
     FunctionEntry e;
     e.name = fmt::format("<static>@{:#x} (<{}>)", fde_lo, funcs_.object(obj).name);
     e.short_name = e.name;
@@ -76,10 +80,6 @@ FuncId StackResolver::static_function(ObjId obj, const symbols::ObjectSymbols* s
     e.size = fde_hi - fde_lo;
     return funcs_.intern(std::move(e));
   }
-  else if (sec) start = sec->addr;
-  // The gap starts no earlier than the PC's section (the symbol before may end in another,
-  // e.g. the last PLT slot before .text).
-  if (sec && start < sec->addr) start = sec->addr;
   FunctionEntry e;
   e.name = fmt::format("<static>@{:#x} (<{}>)", start, funcs_.object(obj).name);
   e.short_name = e.name;

@@ -371,7 +371,8 @@ bool ObjectSymbols::fde_range(uint64_t vaddr, uint64_t* lo, uint64_t* hi) const 
   Dwarf_Frame* frame = nullptr;
   if (dwarf_cfi_addrframe(cfi, vaddr - bias, &frame) != 0 || !frame) return false;
   Dwarf_Addr start = 0, end = 0;
-  bool ok = dwarf_frame_info(frame, &start, &end, nullptr) >= 0 && end > start;
+  bool signal_frame = false;
+  bool ok = dwarf_frame_info(frame, &start, &end, &signal_frame) >= 0 && end > start;
   free(frame);
   if (!ok) return false;
   *lo = start + bias;
