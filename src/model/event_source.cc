@@ -15,6 +15,10 @@ void clock_events(const reader::Experiment& e, const std::function<void(const Ev
   ModeSplitter modes;  // User and System time to the code that ran in each mode
   std::vector<ModeSplitter::Share> moved;
   uint32_t main_tid = 0;
+  // Experiments that flag no sample (older collectors, imports, kernel profiles) keep each
+  // sample's time where it was sampled.
+  bool split_modes = false;
+  for (const auto& s : e.clock) split_modes |= (s.flags & format::kClockFlagInSyscall) != 0;
   auto emit_share = [&](const ModeSplitter::Share& share, bool main_thread) {
     EventRecord m;
     std::memset(&m, 0, sizeof m);
@@ -42,7 +46,7 @@ void clock_events(const reader::Experiment& e, const std::function<void(const Ev
     uint64_t ns[format::kMsCount];
     std::memcpy(ns, s.ns, sizeof ns);
     moved.clear();
-    if (!(s.flags & format::kClockFlagBlockedSample))
+    if (split_modes && !(s.flags & format::kClockFlagBlockedSample))
       modes.split(s.tid, s.tstamp_ns, s.stack_id, (s.flags & format::kClockFlagInSyscall) != 0, ns,
                   &moved);
     int64_t total = 0;
