@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <ctime>
+#include <set>
 
 #include "views/stack_quality.h"
 
@@ -185,11 +186,31 @@ json::Value experiment_list_json(const model::Profile& p, const selection::Selec
   return json::Value::object().set("experiments", std::move(list));
 }
 
+namespace {
+// Load objects of the experiments' maps in which no event fell (issue 15: the manual's
+// object_list lists every load object, §14.6), in map order, each path once; the collector's
+// own libraries are not the program's.
+std::vector<std::string> objects_without_events(const model::Profile& p) {
+  std::set<std::string> seen;
+  for (model::ObjId o : p.objects_in_load_order()) seen.insert(p.functions().object(o).path);
+  std::vector<std::string> out;
+  for (const auto& e : p.experiments())
+    for (const auto& lo : e.objects) {
+      std::string base = lo.path.substr(lo.path.rfind('/') + 1);
+      if (base.rfind("libcollector", 0) == 0 || !seen.insert(lo.path).second) continue;
+      out.push_back(lo.path);
+    }
+  return out;
+}
+std::string base_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+}  // namespace
+
 std::string render_object_list(const model::Profile& p) {
   const auto& ft = p.functions();
   std::string out = "Sel Load Object\n=== ==================\n";
   for (model::ObjId o : p.objects_in_load_order())
     out += fmt::format("{:<3} <{}>\n", p.object_expanded(o) ? "Yes" : "No", ft.object(o).name);
+  for (const auto& path : objects_without_events(p)) out += fmt::format("Yes <{}> (no events)\n", base_of(path));
   return out;
 }
 
@@ -202,6 +223,8 @@ json::Value object_list_json(const model::Profile& p) {
                   .set("name", ft.object(o).name)
                   .set("path", ft.object(o).path)
                   .set("expanded", p.object_expanded(o)));
+  for (const auto& path : objects_without_events(p))
+    list.push(json::Value::object().set("name", base_of(path)).set("path", path).set("expanded", true).set("events", false));
   return json::Value::object().set("objects", std::move(list));
 }
 

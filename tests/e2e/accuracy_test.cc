@@ -97,6 +97,11 @@ TEST_F(Accuracy, GlibcReadIsNamedReadAndHoldsItsOwnTime) {
   // read's system time is its own (exclusive), not a fake callee's.
   EXPECT_GT(at(rows, "read", 1), 0.0) << last_;
   EXPECT_NEAR(at(rows, "read", 1), at(rows, "read", 3), 0.0011) << last_;
+  // Item 9: object_list lists every load object of the map, with or without events.
+  auto ol = er_print("-object_list test.1.er");
+  EXPECT_NE(ol.out.find("<libc.so.6>"), std::string::npos) << ol.out;
+  EXPECT_NE(ol.out.find("<ld-linux-x86-64.so.2>"), std::string::npos) << ol.out;
+  EXPECT_EQ(ol.out.find("libcollector"), std::string::npos) << ol.out;
 }
 
 TEST_F(Accuracy, InlinedFunctionsFoldByDefaultAndIntrinsicsAlways) {
