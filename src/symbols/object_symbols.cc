@@ -124,9 +124,42 @@ class ObjectIndex {
   }
   mutable std::once_flag alias_once;
   mutable std::unordered_map<std::string_view, uint32_t> alias_map;
+  // Start address of every .eh_frame FDE, sorted (from .eh_frame_hdr's search table).
+  std::vector<uint64_t> fde_starts;
 };
 
 namespace {
+// The FDE start addresses of .eh_frame_hdr's binary-search table, in the encodings every
+// toolchain here emits (eh_frame_ptr pcrel|sdata4, fde_count udata4, table datarel|sdata4);
+// empty for anything else.
+std::vector<uint64_t> read_fde_starts(Elf* elf) {
+  std::vector<uint64_t> out;
+  size_t shstrndx = 0;
+  if (elf_getshdrstrndx(elf, &shstrndx) != 0) return out;
+  for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn)) != nullptr;) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS) continue;
+    const char* name = elf_strptr(elf, shstrndx, sh.sh_name);
+    if (!name || std::strcmp(name, ".eh_frame_hdr") != 0) continue;
+    Elf_Data* d = elf_getdata(scn, nullptr);
+    if (!d || !d->d_buf || d->d_size < 12) return out;
+    const auto* b = static_cast<const uint8_t*>(d->d_buf);
+    if (b[0] != 1 || b[1] != 0x1b || b[2] != 0x03 || b[3] != 0x3b) return out;
+    uint32_t count = 0;
+    std::memcpy(&count, b + 8, 4);
+    if (d->d_size < 12 + uint64_t(count) * 8) return out;
+    out.reserve(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      int32_t rel = 0;
+      std::memcpy(&rel, b + 12 + uint64_t(i) * 8, 4);
+      out.push_back(uint64_t(int64_t(sh.sh_addr) + rel));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  return out;
+}
+
 // Compiler intrinsics (_mm_cmpeq_epi8 from emmintrin.h, ...) are instructions, not functions:
 // their inlined frames are always folded into the code that uses them.
 bool is_intrinsic_header(const std::string& file) {
@@ -281,6 +314,7 @@ std::unique_ptr<ObjectSymbols> ObjectSymbols::open(const std::string& path, cons
   if (!main_elf) return fail(dwfl_errmsg(-1));
   if (bias != 0) return fail("unexpected load bias");  // cannot happen with base 0 (see above)
   ix->sections = alloc_sections(main_elf);
+  ix->fde_starts = read_fde_starts(main_elf);
   ix->symtab = build_symbol_table(mod, main_elf);
   ix->sym_slots = std::make_unique<std::atomic<const ObjectIndex::CachedNames*>[]>(ix->symtab.entries.size());
   ix->func_slots = std::make_unique<std::atomic<const FunctionInfo*>[]>(ix->symtab.entries.size());
@@ -374,10 +408,17 @@ bool ObjectSymbols::fde_range(uint64_t vaddr, uint64_t* lo, uint64_t* hi) const 
   bool signal_frame = false;
   bool ok = dwarf_frame_info(frame, &start, &end, &signal_frame) >= 0 && end > start;
   free(frame);
-  if (!ok) return false;
+  if (!ok || vaddr < start + bias || vaddr >= end + bias) return false;
+  // The row's range is part of the FDE's; the FDE starts at the last FDE start at or before it.
   *lo = start + bias;
   *hi = end + bias;
-  return *lo <= vaddr && vaddr < *hi;
+  const auto& f = index_->fde_starts;
+  auto it = std::upper_bound(f.begin(), f.end(), vaddr);
+  if (it != f.begin()) {
+    *lo = std::min<uint64_t>(*lo, *std::prev(it));
+    if (it != f.end()) *hi = std::max<uint64_t>(*hi, *it);
+  }
+  return true;
 }
 
 const SectionInfo* ObjectSymbols::section_at(uint64_t vaddr) const {

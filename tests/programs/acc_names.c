@@ -15,7 +15,8 @@ static volatile long g_sink;
 static inline __attribute__((always_inline)) int count_in_block(const char* p, char c) {
   __m128i v = _mm_loadu_si128((const __m128i*)p);
   __m128i eq = _mm_cmpeq_epi8(v, _mm_set1_epi8(c));
-  return __builtin_popcount((unsigned)_mm_movemask_epi8(eq));
+  int m = _mm_movemask_epi8(eq);
+  return (m & 0xff) + (m >> 8);
 }
 
 __attribute__((noinline)) long scan_buffer(const char* buf, long n, char c) {
