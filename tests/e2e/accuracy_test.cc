@@ -174,9 +174,10 @@ TEST_F(Accuracy, DescendantsAreIncludedByDefault) {
   EXPECT_LT(at(off, "<Total>", 0), 0.5 * sum) << last_;
   EXPECT_EQ(off.count("two"), 0u) << last_;
   auto h = er_print("-header 1 test.1.er");
-  EXPECT_NE(h.out.find("Descendant experiments: 2 (2 loaded; en_desc off excludes them)"), std::string::npos) << h.out;
+  // _f1, its exec _f1_x1, _f2, _f2_x1: every one loaded.
+  EXPECT_NE(h.out.find("Descendant experiments: 4 (4 loaded; en_desc off excludes them)"), std::string::npos) << h.out;
   h = er_print("-en_desc off -header 1 test.1.er");
-  EXPECT_NE(h.out.find("Descendant experiments: 2 (0 loaded; en_desc on includes them)"), std::string::npos) << h.out;
+  EXPECT_NE(h.out.find("Descendant experiments: 4 (0 loaded; en_desc on includes them)"), std::string::npos) << h.out;
   // Exports include them too.
   auto folded = run("cd " + dir_ + " && " + bin("er_convert") + " -format folded -o - test.1.er");
   ASSERT_EQ(folded.status, 0) << folded.err;
