@@ -201,7 +201,10 @@ FuncId StackResolver::real_function(const reader::Experiment& e, const std::stri
     if (!syms) continue;
     for (const auto& f : syms->functions()) {
       if (f.from_dwarf_only || f.is_plt) continue;
-      if (f.name != name && std::find(f.aliases.begin(), f.aliases.end(), name) == f.aliases.end()) continue;
+      // Versioned names in glibc's .symtab: pthread_mutex_lock@@GLIBC_2.2.5.
+      bool named = strip_symbol_version(f.name) == name;
+      for (const auto& a : f.aliases) named = named || strip_symbol_version(a) == name;
+      if (!named) continue;
       FunctionEntry fe;
       fe.name = fe.short_name = name;  // the name the program called
       fe.object = funcs_.intern_object(lo.path, lo.build_id, lo.symbol_file());
