@@ -69,8 +69,11 @@ TEST(ModeSplitter, ThreadsAreSplitApart) {
   m.split(1, 10, 100, true, a, &moved);  // thread 1 in a system call at stack 100
   m.split(2, 20, 200, false, b, &moved);  // thread 2's system time must not go to stack 100
   m.finish(&moved);
-  for (const auto& s : moved)
-    if (s.tid == 2) EXPECT_EQ(s.stack_id, 200u);
+  for (const auto& s : moved) {
+    if (s.tid == 2) {
+      EXPECT_EQ(s.stack_id, 200u);
+    }
+  }
 }
 
 }  // namespace

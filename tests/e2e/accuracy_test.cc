@@ -239,7 +239,9 @@ TEST_F(Accuracy, RecursionPanelsListEveryEdge) {
     const std::string other = std::string(fn) == "ping" ? "pong" : "ping";
     EXPECT_TRUE(pp.callers.count(other)) << r.out;
     EXPECT_TRUE(pp.callees.count(other)) << r.out;
-    if (std::string(fn) == "ping") EXPECT_TRUE(pp.callers.count("main")) << r.out;
+    if (std::string(fn) == "ping") {
+      EXPECT_TRUE(pp.callers.count("main")) << r.out;
+    }
   }
   // The attributed values of the caller rows still add up to fib's inclusive time.
   auto rows = parse_function_list(er_print("-metrics i.user -functions test.1.er").out);
@@ -259,7 +261,9 @@ TEST_F(Accuracy, FractionalSampleIntervalAndSyncTracingInTheHeader) {
   for (const auto& s : e->samples) {
     if (s.rec.reason != format::kSamplePeriodic) continue;
     ++periodic;
-    if (prev) EXPECT_GE(s.rec.tstamp_ns - prev, 180000000u);  // never early
+    if (prev) {
+      EXPECT_GE(s.rec.tstamp_ns - prev, 180000000u);  // never early
+    }
     prev = s.rec.tstamp_ns;
   }
   EXPECT_GE(periodic, 2);  // four periods fit in 0.9 s; a loaded machine delays some
