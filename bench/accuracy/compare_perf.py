@@ -24,13 +24,25 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, shell=True, check=True, capture_output=True, text=True, **kw).stdout
 
 
+def norm(name):
+    """One spelling for both tools: code without symbols by its start address alone (the
+    object's name differs: liblzma.so.5 vs liblzma.so.5.4.1), no leading underscores
+    (erkit shows the public alias strcoll_l, perf __strcoll_l)."""
+    if name.startswith("<static>@"):
+        return name.split(" ")[0]
+    return name.lstrip("_")
+
+
 def erkit_rows(build, exp):
     out = sh(f"{build}/bin/er_print -metrics e.user:e.system -functions {exp}")
     rows = {}
     for line in out.splitlines():
         m = re.match(r"\s*([\d.]+)\s+([\d.]+)\s+(\S.*)$", line)
         if m:
-            rows[m.group(3).strip()] = (float(m.group(1)), float(m.group(2)))
+            name = m.group(3).strip()
+            key = name if name == "<Total>" else norm(name)
+            old = rows.get(key, (0.0, 0.0))
+            rows[key] = (old[0] + float(m.group(1)), old[1] + float(m.group(2)))
     return rows
 
 
@@ -65,7 +77,7 @@ def perf_samples(data):
         if frames:
             kernel = "kernel" in frames[0][1] or frames[0][1].startswith("[")
             user = next((s for s, d in frames if not ("kernel" in d or d.startswith("["))), "[unknown]")
-            samples.append((kernel, user))
+            samples.append((kernel, norm(user)))
             frames = []
     return samples
 
@@ -106,10 +118,10 @@ def main():
     os.makedirs(work, exist_ok=True)
     big = f"{work}/big.bin"
     if not os.path.exists(big):
-        sh(f"head -c 200000000 /dev/urandom > {big}")
+        sh(f"head -c 300000000 /dev/urandom > {big}")
     text = f"{work}/words.txt"
     if not os.path.exists(text):
-        sh(f"seq 1 3000000 | sed 's/$/ lorem ipsum/' > {text}")
+        sh(f"seq 1 6000000 | sed 's/$/ lorem ipsum/' > {text}")
     programs = [
         ("sha256sum", f"sha256sum {big}"),
         ("gzip", f"gzip -c -6 {text}"),
