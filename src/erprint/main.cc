@@ -1,6 +1,8 @@
 // er_print: text-mode analysis of experiments (seed-spec §7); see invocation.h.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -70,7 +72,9 @@ int main(int argc, char** argv) {
   // default); a later en_desc off deselects them instead.
   for (const auto& a : inv.actions) {
     if (a.kind != Action::Kind::Command || a.text.rfind("en_desc ", 0) != 0) break;
-    if (a.text == "en_desc off" || a.text == "en_desc on") s.en_desc = a.text == "en_desc on";
+    std::string arg = a.text.substr(8);  // as the invocation quoted it
+    arg.erase(std::remove_if(arg.begin(), arg.end(), [](char c) { return c == '"' || c == '\'' || c == ' '; }), arg.end());
+    if (arg == "off" || arg == "on") s.en_desc = arg == "on";
   }
   for (const auto& e : inv.experiments) {
     std::string error;

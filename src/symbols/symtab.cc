@@ -33,6 +33,9 @@ bool better(const RawSym& a, const RawSym& b) {
   if ((a.size > 0) != (b.size > 0)) return a.size > 0;
   bool al = a.binding == STB_LOCAL, bl = b.binding == STB_LOCAL;
   if (al != bl) return !al;
+  // glibc's internal hidden aliases (__GI___pthread_enable_asynccancel) are never the name.
+  bool agi = a.name.substr(0, 5) == "__GI_", bgi = b.name.substr(0, 5) == "__GI_";
+  if (agi != bgi) return !agi;
   size_t au = leading_underscores(a.name), bu = leading_underscores(b.name);
   if (au != bu) return au < bu;
   bool aw = a.binding == STB_WEAK, bw = b.binding == STB_WEAK;

@@ -133,12 +133,14 @@ TEST_F(Accuracy, StrippedProgramKeepsItsFunctionsApart) {
   ASSERT_EQ(collect(stripped + " 150").status, 0);
   auto rows = functions("test.1.er", "e.user:i.user");
   // The symbol addresses of the unstripped copy are the truth.
-  auto nm = run("nm " + program("acc_stripped")).out;
+  auto nm = run("nm --defined-only " + program("acc_stripped")).out;
   auto addr_of = [&](const std::string& fn) {
     std::istringstream in(nm);
-    std::string a, t, n;
-    while (in >> a >> t >> n)
-      if (n == fn) return std::stoull(a, nullptr, 16);
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream l(line);
+      std::string a, t, n;
+      if (l >> a >> t >> n && n == fn) return std::stoull(a, nullptr, 16);
+    }
     return 0ull;
   };
   double s[4] = {};
