@@ -41,25 +41,29 @@ std::map<std::pair<uint64_t, uint32_t>, uint64_t> charge(const std::vector<Sampl
   return out;
 }
 
+uint64_t at(std::map<std::pair<uint64_t, uint32_t>, uint64_t>& c, uint64_t stack, uint32_t state) {
+  return c[{stack, state}];
+}
+
 // A read-then-hash loop: stack 1 = hash (user code), stack 2 = read (in a system call).
 TEST(ModeSplitter, SystemTimeGoesToTheSystemCallStackUserTimeToUserCode) {
   auto c = charge({{1, false, 8, 3}, {2, true, 6, 4}, {1, false, 9, 2}, {1, false, 7, 5}, {2, true, 5, 5}});
   // Totals are unchanged.
-  EXPECT_EQ(c[{1, kMsUser}] + c[{2, kMsUser}], 8u + 6 + 9 + 7 + 5);
-  EXPECT_EQ(c[{1, kMsSystem}] + c[{2, kMsSystem}], 3u + 4 + 2 + 5 + 5);
+  EXPECT_EQ(at(c, 1, kMsUser) + at(c, 2, kMsUser), 8u + 6 + 9 + 7 + 5);
+  EXPECT_EQ(at(c, 1, kMsSystem) + at(c, 2, kMsSystem), 3u + 4 + 2 + 5 + 5);
   // The hash gets no System time: the first sample's 3 waited for the first syscall stack.
-  EXPECT_EQ(c[{1, kMsSystem}], 0u);
-  EXPECT_EQ(c[{2, kMsSystem}], 19u);
+  EXPECT_EQ(at(c, 1, kMsSystem), 0u);
+  EXPECT_EQ(at(c, 2, kMsSystem), 19u);
   // read gets no User time: its samples' user time went to the latest user-code stack.
-  EXPECT_EQ(c[{2, kMsUser}], 0u);
-  EXPECT_EQ(c[{1, kMsUser}], 35u);
+  EXPECT_EQ(at(c, 2, kMsUser), 0u);
+  EXPECT_EQ(at(c, 1, kMsUser), 35u);
 }
 
 TEST(ModeSplitter, TimeWithNoStackOfItsModeStaysWhereItWasSampled) {
   auto c = charge({{1, false, 8, 3}, {3, false, 2, 1}});
-  EXPECT_EQ(c[{1, kMsSystem}], 3u);
-  EXPECT_EQ(c[{3, kMsSystem}], 1u);
-  EXPECT_EQ(c[{1, kMsUser}], 8u);
+  EXPECT_EQ(at(c, 1, kMsSystem), 3u);
+  EXPECT_EQ(at(c, 3, kMsSystem), 1u);
+  EXPECT_EQ(at(c, 1, kMsUser), 8u);
 }
 
 TEST(ModeSplitter, ThreadsAreSplitApart) {

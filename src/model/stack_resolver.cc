@@ -195,24 +195,33 @@ const StackResolver::PcResult& StackResolver::resolve_pc(uint32_t exp, const rea
 FuncId StackResolver::real_function(const reader::Experiment& e, const std::string& name) {
   auto [it, fresh] = real_functions_.try_emplace(name, kNoRealFunction);
   if (!fresh) return it->second;
+  // The version a program links against: the unversioned or default (`@@`) name, before a
+  // compatibility one (`pthread_cond_wait@GLIBC_2.2.5`, glibc's old_pthread_cond_wait).
+  auto rank = [&](const std::string& n) {
+    if (strip_symbol_version(n) != name) return 0;
+    size_t at = n.find('@');
+    return at == std::string::npos || n.compare(at, 2, "@@") == 0 ? 2 : 1;
+  };
   for (const auto& lo : e.objects) {
     if (is_collector_object(lo.path)) continue;
     const symbols::ObjectSymbols* syms = cache_.get(lo.symbol_file(), lo.build_id);
     if (!syms) continue;
+    const symbols::FunctionInfo* best = nullptr;
+    int best_rank = 0;
     for (const auto& f : syms->functions()) {
       if (f.from_dwarf_only || f.is_plt) continue;
-      // Versioned names in glibc's .symtab: pthread_mutex_lock@@GLIBC_2.2.5.
-      bool named = strip_symbol_version(f.name) == name;
-      for (const auto& a : f.aliases) named = named || strip_symbol_version(a) == name;
-      if (!named) continue;
-      FunctionEntry fe;
-      fe.name = fe.short_name = name;  // the name the program called
-      fe.object = funcs_.intern_object(lo.path, lo.build_id, lo.symbol_file());
-      fe.addr = f.addr;
-      fe.size = f.size;
-      fe.source_file = f.source_file;
-      return it->second = funcs_.intern(std::move(fe));
+      int r = rank(f.name);
+      for (const auto& a : f.aliases) r = std::max(r, rank(a));
+      if (r > best_rank) best = &f, best_rank = r;
     }
+    if (!best) continue;
+    FunctionEntry fe;
+    fe.name = fe.short_name = name;  // the name the program called
+    fe.object = funcs_.intern_object(lo.path, lo.build_id, lo.symbol_file());
+    fe.addr = best->addr;
+    fe.size = best->size;
+    fe.source_file = best->source_file;
+    return it->second = funcs_.intern(std::move(fe));
   }
   return kNoRealFunction;
 }
