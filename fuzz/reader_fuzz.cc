@@ -28,6 +28,7 @@
 #include "format/record_descriptors.h"
 #include "model/profile.h"
 #include "reader/experiment.h"
+#include "scratch_files.h"
 
 namespace {
 
@@ -44,27 +45,11 @@ const char* file_name(int id) {
 constexpr int kFiles = kTextFiles + int(format::DataKind::kCount);
 
 void append_file(const std::string& path, const void* data, size_t n) {
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) abort();  // the scratch directory is ours: failing here is the harness's bug
-  const char* p = static_cast<const char*>(data);
-  while (n > 0) {
-    ssize_t w = write(fd, p, n);
-    if (w <= 0) abort();
-    p += w, n -= size_t(w);
-  }
-  close(fd);
+  fuzz::write_scratch_file(path, data, n, O_APPEND);
 }
 
 void write_data_header(const std::string& path, int kind) {
-  format::FileHeader h;
-  std::memset(&h, 0, sizeof h);
-  std::memcpy(h.magic, format::kFileMagic, sizeof h.magic);
-  h.format_version = format::kFormatVersion;
-  h.header_size = format::kHeaderSize;
-  h.block_size = format::kBlockSize;
-  h.data_kind = uint32_t(kind);
-  h.endian_check = format::kEndianCheck;
-  std::strncpy(h.descriptor, format::record_descriptor_text(format::DataKind(kind)), sizeof h.descriptor - 1);
+  format::FileHeader h = fuzz::data_file_header(kind);
   append_file(path, &h, sizeof h);
 }
 

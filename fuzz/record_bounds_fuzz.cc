@@ -31,6 +31,7 @@
 #include "model/profile.h"
 #include "reader/experiment.h"
 #include "reader/record_bounds.h"
+#include "scratch_files.h"
 
 namespace {
 
@@ -45,27 +46,11 @@ const format::DataKind kFlippable[] = {format::DataKind::kProfile, format::DataK
                                        format::DataKind::kStacks};
 
 void write_file(const std::string& path, const void* data, size_t n) {
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) abort();
-  const char* p = static_cast<const char*>(data);
-  while (n > 0) {
-    ssize_t w = write(fd, p, n);
-    if (w <= 0) abort();
-    p += w, n -= size_t(w);
-  }
-  close(fd);
+  fuzz::write_scratch_file(path, data, n, O_TRUNC);
 }
 
 std::vector<uint8_t> data_file(int kind, const std::vector<uint8_t>& body) {
-  format::FileHeader h;
-  std::memset(&h, 0, sizeof h);
-  std::memcpy(h.magic, format::kFileMagic, sizeof h.magic);
-  h.format_version = format::kFormatVersion;
-  h.header_size = format::kHeaderSize;
-  h.block_size = format::kBlockSize;
-  h.data_kind = uint32_t(kind);
-  h.endian_check = format::kEndianCheck;
-  std::strncpy(h.descriptor, format::record_descriptor_text(format::DataKind(kind)), sizeof h.descriptor - 1);
+  format::FileHeader h = fuzz::data_file_header(kind);
   std::vector<uint8_t> out(reinterpret_cast<uint8_t*>(&h), reinterpret_cast<uint8_t*>(&h) + sizeof h);
   out.insert(out.end(), body.begin(), body.end());
   return out;

@@ -54,6 +54,8 @@ void ExperimentLog::write_header(const Options& o, const LaunchContext& ctx) {
   if (o.stop_after_exec) append("0 setting name=stop_after_exec on=1");
   append(fmt::format("0 setting name=archive value={}", o.archive));
   append(fmt::format("0 setting name=limit mb={}", o.size_limit_mb));
+  for (const auto& l : hwc_log_lines(o.hwc)) append(l);
+  if (o.clock_dataspace) append("0 setting name=clock_dataspace on=1");
   if (!ctx.emulation.machine.empty())
     append(fmt::format("0 setting name=emulation machine={} emulator={} sysroot={}", ctx.emulation.machine,
                        quote_value(ctx.emulation.emulator), quote_value(ctx.emulation.sysroot)));

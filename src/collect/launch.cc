@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "collect/experiment_log.h"
+#include "collect/java_launch.h"
 #include "common/version.h"
 
 extern char** environ;
@@ -157,18 +158,42 @@ std::string find_mpi_library(const std::string& collector_lib, std::string* erro
   return find_library_beside_collect("libcollector-mpi.so", error, {});
 }
 
-std::string collector_params(const Options& o) {
-  std::string s = fmt::format("p={};L={};S={};H={};i={};F={}", o.clock_interval_ns,
-                              o.size_limit_mb * 1024 * 1024, o.sample_interval_ms, o.heap_trace ? 1 : 0,
-                              o.io_trace ? 1 : 0, o.follow);
-  if (o.mpi_trace) s += ";m=1";
-  if (o.sync_trace == "off") s += ";s=-1";
-  else if (o.sync_trace == "all") s += ";s=0";
-  else if (o.sync_trace == "on" || o.sync_trace == "calibrate") s += ";s=-2";
-  else s += fmt::format(";s={}", std::stoll(o.sync_trace) * 1000);
-  if (o.sample_signal) s += fmt::format(";l={}", o.sample_signal);
-  if (o.pause_signal) s += fmt::format(";y={};yr={}", o.pause_signal, o.pause_signal_resume ? 1 : 0);
-  if (o.stop_after_exec) s += ";x=1";
+std::string collector_params(const Options& o, bool emulated) {
+  // Values by Config field name, written in the table's order (format/collector_params.def).
+  struct {
+    int64_t clock_interval_ns, size_limit_bytes, sample_interval_ms, heap_trace, io_trace, follow, mpi_trace,
+        sync_trace, sample_signal, pause_signal, pause_signal_starts_recording, stop_after_exec, emulated,
+        clock_perf;
+  } v{};
+  v.clock_interval_ns = int64_t(o.clock_interval_ns);
+  v.size_limit_bytes = int64_t(o.size_limit_mb) * 1024 * 1024;
+  v.sample_interval_ms = o.sample_interval_ms;
+  v.heap_trace = o.heap_trace;
+  v.io_trace = o.io_trace;
+  v.follow = o.follow;
+  v.mpi_trace = o.mpi_trace;
+  if (o.sync_trace == "off") v.sync_trace = -1;
+  else if (o.sync_trace == "all") v.sync_trace = 0;
+  else if (o.sync_trace == "on" || o.sync_trace == "calibrate") v.sync_trace = -2;
+  else v.sync_trace = std::stoll(o.sync_trace) * 1000;
+  v.sample_signal = o.sample_signal;
+  v.pause_signal = o.pause_signal;
+  v.pause_signal_starts_recording = o.pause_signal_resume;
+  v.stop_after_exec = o.stop_after_exec;
+  v.emulated = emulated;
+  // ERKIT_CLOCK_SOURCE=perf: per-thread perf task-clock events instead of POSIX CPU-time timers
+  // (docs/clock-profiling.md: the requested rate exactly, at a higher cost per signal on VMs).
+  const char* cs = getenv("ERKIT_CLOCK_SOURCE");
+  v.clock_perf = cs && std::strcmp(cs, "perf") == 0;
+  enum When { Always, NonZero, WithPause };
+  std::string s;
+  auto put = [&](const char* key, int64_t value, When when) {
+    if ((when == NonZero && value == 0) || (when == WithPause && v.pause_signal == 0)) return;
+    s += fmt::format("{}{}={}", s.empty() ? "" : ";", key, value);
+  };
+#define ERKIT_PARAM(key, field, when) put(key, v.field, when);
+#include "format/collector_params.def"
+#undef ERKIT_PARAM
   return s;
 }
 
@@ -183,8 +208,7 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error, i
   if (!ctx.mpi_lib.empty()) preload += " " + ctx.mpi_lib;
   if (const char* old = getenv("LD_PRELOAD"); old && *old) preload += std::string(" ") + old;
   std::string exp_abs = std::filesystem::absolute(ctx.experiment).lexically_normal().string();
-  std::string params = collector_params(o);
-  if (!ctx.emulation.machine.empty()) params += ";q=1";  // the collector runs under qemu-user
+  std::string params = collector_params(o, !ctx.emulation.machine.empty());  // q=1: under qemu-user
 
   // SIGINT, SIGTERM, SIGHUP and SIGQUIT reach the target (from the terminal directly, from
   // kill through collect); collect waits for it and records how it ended.
@@ -207,9 +231,16 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error, i
     else unsetenv("LD_PRELOAD");  // the emulated program gets it from qemu's -E (emulation.cc)
     setenv("ERKIT_EXPERIMENT", exp_abs.c_str(), 1);
     setenv("ERKIT_PARAMS", params.c_str(), 1);
+    if (!o.hwc.empty() || o.clock_dataspace) setenv("ERKIT_HWC", hwc_env_value(o.hwc, o.clock_dataspace).c_str(), 1);
     setenv("ERKIT_PID", std::to_string(getpid()).c_str(), 1);
     if (!o.follow_regex.empty()) setenv("ERKIT_FOLLOW_REGEX", o.follow_regex.c_str(), 1);
     std::vector<std::string> args = o.target;
+    if (!ctx.java_agent.empty()) {
+      // The JVMTI agent: on the launcher's command line, else through the JVM's environment.
+      auto jvm_options = split_jvm_options(o.java_args);
+      if (java_launcher(ctx.program_path)) args = java_command(o.target, ctx.java_agent, jvm_options);
+      else setenv("JAVA_TOOL_OPTIONS", java_tool_options(ctx.java_agent, jvm_options, getenv("JAVA_TOOL_OPTIONS")).c_str(), 1);
+    }
     std::string exe = ctx.program_path;
     if (!ctx.emulation.machine.empty()) {
       args = emulated_argv(ctx.emulation, preload, ctx.program_path, o.target);

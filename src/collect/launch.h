@@ -18,6 +18,7 @@ struct LaunchContext {
   std::string command_line;    // collect's own argv, for the log
   FILE* out = nullptr;         // collect's own output (-O), stdout when null
   Emulation emulation;         // a target of another machine runs under qemu-user
+  std::string java_agent;      // libcollector-java.so when the target is profiled as a JVM (-j)
 };
 
 // Runs the target and returns collect's exit status (the target's, or 128+signal). When the
@@ -44,6 +45,7 @@ std::string find_collector_library(const Options& o, std::string* error, const s
 std::string find_mpi_library(const std::string& collector_lib, std::string* error);
 
 // The environment parameter string for the collector (ERKIT_PARAMS).
-std::string collector_params(const Options& o);
+// `emulated`: the collector runs under qemu-user (q=1). Keys: format/collector_params.def.
+std::string collector_params(const Options& o, bool emulated = false);
 
 }  // namespace erkit::collect

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "collect/java_launch.h"
 #include "collect/launch.h"
 #include "collect/naming.h"
 #include "collect/options.h"
@@ -37,13 +38,6 @@ std::string early_output_file(const std::vector<std::string>& args) {
     if (args[i][1] != '-' && std::string("nRVvx").find(args[i][1]) == std::string::npos) ++i;  // skip the option's value
   }
   return file;
-}
-
-// Data kinds whose collection is not implemented yet: refused before anything runs.
-std::string unavailable_kind(const Options& o) {
-  if (!o.hwc_counters.empty()) return "hardware-counter profiling (-h)";
-  if (o.java != "off") return "Java profiling (-j)";
-  return {};
 }
 
 void archive(const Options& o, const std::string& experiment) {
@@ -91,11 +85,13 @@ int main(int argc, char** argv) {
   }
   if (o.verbose) fmt::print(g_out, "collect: erkit {}\n", ERKIT_VERSION);
   for (const auto& w : o.warnings) fmt::print(g_out, "collect: warning: {}\n", w);
-  if (std::string what = unavailable_kind(o); !what.empty())
-    return fail(fmt::format("{} is not available in this version yet", what));
+  if (!o.hwc.empty()) {
+    std::string herr;
+    if (!probe_hwc(o.hwc, &herr)) return fail(herr);
+  }
   // collect -m on mpirun ...: the ranks are descendants of the launcher.
   if (o.mpi_trace && !o.follow_explicit) o.follow = 1;
-  if (o.clock_interval_ns == 0 && !o.heap_trace && !o.io_trace && o.sync_trace == "off" && !o.mpi_trace)
+  if (o.clock_interval_ns == 0 && o.hwc.empty() && !o.heap_trace && !o.io_trace && o.sync_trace == "off" && !o.mpi_trace)
     fmt::print(g_out, "collect: warning: every data kind is off: only samples will be recorded\n");
 
   std::string error;
@@ -111,6 +107,10 @@ int main(int argc, char** argv) {
   if (elf.is_elf && !plan_emulation(elf.machine, &ctx.emulation, &error)) return fail(error);
   ctx.collector_lib = find_collector_library(o, &error, ctx.emulation.lib_subdir);
   if (ctx.collector_lib.empty()) return fail(error);
+  if (o.java == "on" || (o.java == "auto" && starts_jvm(ctx.program_path))) {
+    ctx.java_agent = find_java_agent(ctx.collector_lib, &error);
+    if (ctx.java_agent.empty()) return fail(error);
+  }
   if (o.mpi_trace) {
     ctx.mpi_lib = find_mpi_library(ctx.collector_lib, &error);
     if (ctx.mpi_lib.empty()) return fail(error);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 
+#include "collect/java_launch.h"
 #include "common/cli.h"
 #include "common/regex_guard.h"
 
@@ -170,7 +171,18 @@ ParseResult parse_options(const std::vector<std::string>& args) {
     switch (a[1]) {
       case 'p': {
         std::string warning;
-        auto ns = parse_clock_interval(v, 1000, &warning);
+        // "-p on,+" (or "+on"): clock profiling also records data addresses (seed-spec §2.2:
+        // 12.2 allows backtracking with clock profiling; docs/dataspace.md).
+        std::string pv = v;
+        if (pv.size() > 2 && pv.compare(pv.size() - 2, 2, ",+") == 0) {
+          pv.resize(pv.size() - 2);
+          o.clock_dataspace = true;
+        } else if (pv.size() > 1 && pv[0] == '+') {
+          pv.erase(0, 1);
+          o.clock_dataspace = true;
+        }
+        if (pv == "+") pv = "on", o.clock_dataspace = true;
+        auto ns = parse_clock_interval(pv, 1000, &warning);
         if (!ns)
           return fail(fmt::format(
               "bad clock-profiling interval '{}': use off, on, lo[w], hi[gh] or a value in ms "
@@ -183,7 +195,11 @@ ParseResult parse_options(const std::vector<std::string>& args) {
       }
       case 'h':
         hwc_given = true;
-        if (v != "off") o.hwc_counters.push_back(v);
+        if (v != "off") {
+          std::string err;
+          if (!parse_hwc_spec(v, &o.hwc, &err)) return fail(err);
+          o.hwc_counters.push_back(v);
+        }
         break;
       case 's':
         if (v != "on" && v != "off" && v != "calibrate" && v != "all" && !parse_positive_int(v))
@@ -274,12 +290,14 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   if (o.help || o.version_only || o.print_readme) return ParseResult{o, {}};
   if (o.sample_signal && o.sample_signal == o.pause_signal)
     return fail(fmt::format("-l and -y must use different signals (both are {})", signal_name(o.sample_signal)));
-  if (!o.java_args.empty() && o.java == "off")
-    return fail("-J needs Java profiling (-j on)");
   // -h alone turns the default clock profiling off (seed-spec §3.1).
   if (hwc_given && !o.clock_explicit && !o.hwc_counters.empty()) o.clock_interval_ns = 0;
   for (; i < args.size(); ++i) o.target.push_back(args[i]);
   if (o.target.empty()) return fail("no target program given");
+  // -J: options for the JVM, which needs Java profiling: -j on, or a java target (docs/java.md).
+  if (!o.java_args.empty() && (o.java == "off" || (o.java == "auto" && !java_launcher(o.target[0]))))
+    return fail("-J needs Java profiling (-j on, or a 'java' target)");
+  if (o.clock_dataspace && o.clock_interval_ns == 0) return fail("-p off,+: data addresses need clock profiling on");
   return ParseResult{o, {}};
 }
 

@@ -5,13 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "collect/hwc_events.h"
+
 namespace erkit::collect {
 
 struct Options {
   // Data selection
   bool clock_explicit = false;
   uint64_t clock_interval_ns = 10007000;  // 0 = off
-  std::vector<std::string> hwc_counters;  // -h
+  std::vector<std::string> hwc_counters;  // -h, as given
+  std::vector<HwcCounter> hwc;            // -h, resolved (collect/hwc_events.h)
+  bool clock_dataspace = false;           // -p on,+ : clock samples record data addresses
   std::string sync_trace = "off";         // -s
   bool heap_trace = false;                // -H
   bool mpi_trace = false;                 // -m
@@ -21,7 +25,7 @@ struct Options {
   int follow = 0;                         // -F: 0 off, 1 on, 2 all
   bool follow_explicit = false;           // -F given (-m on follows descendants by default)
   std::string follow_regex;               // -F =regex
-  std::string java = "off";               // -j
+  std::string java = "auto";              // -j: on, off, auto (on for a JVM target)
   std::string java_args;                  // -J
   int sample_signal = 0;                  // -l
   int pause_signal = 0;                   // -y

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <sys/file.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -12,9 +14,29 @@
 #include <fstream>
 
 #include "collect/clock_tick.h"
+#include "collect/hwc_events.h"
 #include "common/version.h"
+#include "exptools/experiment_files.h"
 
 namespace erkit::collect {
+namespace {
+// Whether this process may open a user-mode task-clock event on itself, as the collector does
+// for each thread of the target (src/collector/perf_clock.h).
+bool perf_task_clock_available() {
+  perf_event_attr a{};
+  a.type = PERF_TYPE_SOFTWARE;
+  a.size = sizeof a;
+  a.config = PERF_COUNT_SW_TASK_CLOCK;
+  a.sample_period = 1000000;
+  a.exclude_kernel = 1;
+  a.exclude_hv = 1;
+  a.disabled = 1;
+  long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0) return false;
+  close(int(fd));
+  return true;
+}
+}  // namespace
 
 void print_usage(FILE* out) {
   timespec res{};
@@ -23,8 +45,9 @@ void print_usage(FILE* out) {
              "Usage: collect [collect-options] program [program-arguments]\n"
              "erkit {} -- records a performance experiment of a program\n\n"
              "Data selection:\n"
-             "  -p off|on|lo[w]|hi[gh]|<value>[m|u]  clock profiling (default on, about 10 ms)\n"
-             "  -h <counter>[,<interval>]...         hardware-counter profiling\n"
+             "  -p off|on|lo[w]|hi[gh]|<value>[m|u][,+]  clock profiling (default on, about 10 ms;\n"
+             "                                       ,+ records data addresses)\n"
+             "  -h [+]<counter>[~attr=v][,<interval>]... hardware-counter profiling\n"
              "  -s on|off|calibrate|all|<ms>         synchronization wait tracing\n"
              "  -H on|off                            heap tracing\n"
              "  -i on|off                            I/O tracing\n"
@@ -32,7 +55,7 @@ void print_usage(FILE* out) {
              "  -S on|off|<seconds>                  periodic samples (default 1 s)\n"
              "Experiment control:\n"
              "  -F off|on|all|=<regex>               follow descendant processes\n"
-             "  -j on|off|<path>, -J <java-args>     Java profiling\n"
+             "  -j on|off, -J <java-args>            Java profiling (on for a java target)\n"
              "  -l <signal>                          record a sample when the signal arrives\n"
              "  -y <signal>[,r]                      pause/resume recording with the signal\n"
              "  -x                                   stop the target after exec (debugger attach)\n"
@@ -49,13 +72,16 @@ void print_usage(FILE* out) {
              "  range {:.3f} ms - 1000 ms, rounded down to a multiple of 1 us. Samples are weighted by\n"
              "  the thread's measured CPU time (thread CPU clock resolution {} ns).\n\n",
              0.001, res.tv_nsec);
+  bool perf = perf_task_clock_available();
+  fmt::print(out, "{}", perf ? "  perf events are available here: ERKIT_CLOCK_SOURCE=perf samples each thread with a perf\n"
+                         "  task-clock event instead, one sample per interval of its CPU time.\n"
+                       : "  perf events are not available here (perf_event_paranoid 3, seccomp, container):\n"
+                         "  clock profiling uses POSIX CPU-time timers.\n");
   if (uint64_t tick = measure_cpu_timer_granularity_ns())  // clock_tick.h (clock profiling)
     fmt::print(out, "  CPU-time timers expire every {:.3f} ms of CPU here (measured): shorter intervals give\n"
                     "  one sample per {:.3f} ms, weighted by the CPU time it stands for.\n\n",
                double(tick) / 1e6, double(tick) / 1e6);
-  fmt::print(out,
-             "Hardware counters: none can be listed: this machine exposes no hardware performance\n"
-             "  monitoring unit to perf_event_open.\n");
+  print_hwc_lists(out);  // hwc_events.h: what this machine really offers
 }
 
 void print_readme(FILE* out) {
@@ -107,6 +133,9 @@ void print_dry_run(FILE* out, const Options& o, const LaunchContext& ctx, const 
   fmt::print(out, "  Archiving:         {}\n", o.archive);
   fmt::print(out, "  Data limit:        {}\n", o.size_limit_mb ? fmt::format("{} MB", o.size_limit_mb) : "unlimited");
   fmt::print(out, "  Collector library: {}\n", ctx.collector_lib);
+  if (!ctx.java_agent.empty())
+    fmt::print(out, "  Java profiling:    on, agent {}{}\n", ctx.java_agent,
+               o.java_args.empty() ? "" : fmt::format("; JVM options {}", o.java_args));
 }
 
 bool check_group(const std::string& group, const std::string& directory, std::string* error) {
@@ -117,8 +146,8 @@ bool check_group(const std::string& group, const std::string& directory, std::st
     std::string first;
     std::getline(in, first);
     // An empty file is a group another rank of the same job is creating right now.
-    if (!S_ISREG(st.st_mode) || (st.st_size != 0 && first != "#analyzer experiment group")) {
-      *error = fmt::format("'{}' is not an experiment group (first line must be '#analyzer experiment group')", path);
+    if (!S_ISREG(st.st_mode) || (st.st_size != 0 && first != exptools::kGroupHeader)) {
+      *error = fmt::format("'{}' is not an experiment group (first line must be '{}')", path, exptools::kGroupHeader);
       return false;
     }
     if (access(path.c_str(), W_OK) != 0) {
@@ -147,7 +176,7 @@ bool add_to_group(const std::string& group, const std::string& directory, const 
     *error = fmt::format("cannot write experiment group '{}'", path);
     return false;
   }
-  const std::string header = "#analyzer experiment group\n";
+  const std::string header = std::string(exptools::kGroupHeader) + "\n";
   std::string text;
   struct stat st;
   if (fstat(fd, &st) == 0 && st.st_size == 0) {
@@ -156,7 +185,7 @@ bool add_to_group(const std::string& group, const std::string& directory, const 
     std::string first(header.size(), '\0');
     if (pread(fd, first.data(), first.size(), 0) != ssize_t(first.size()) || first != header) {
       close(fd);
-      *error = fmt::format("'{}' is not an experiment group (first line must be '#analyzer experiment group')", path);
+      *error = fmt::format("'{}' is not an experiment group (first line must be '{}')", path, exptools::kGroupHeader);
       return false;
     }
   }

@@ -20,6 +20,9 @@ bool clock_init();
 bool clock_enabled();
 // Starts the timer of the calling (new) thread. Not signal-safe.
 void clock_thread_start(ThreadState* ts);
+// Sampler thread, at each look: re-opens a perf event the program closed under the collector
+// (raw close_range), or starts a timer in its place. Not signal-safe.
+void clock_check_source(ThreadState* ts);
 // Stops the calling thread's timer.
 void clock_thread_end(ThreadState* ts);
 // Records the CPU time the thread used since its last sample (the tail shorter than one
@@ -42,5 +45,9 @@ void clock_retire_adopted(ThreadState* writer, ThreadState* ts, uint64_t final_e
 // Writes one clock sample for `subject` through `writer`'s block cursors. Async-signal-safe.
 void write_clock_record(ThreadState* writer, const ThreadState* subject, uint64_t stack_id,
                         const uint64_t ns[format::kMsCount], uint32_t flags);
+// The same with the OpenMP state and fork stack given (time accumulated earlier, microstates.cc);
+// omp_state 0 writes a plain sample.
+void write_clock_record_omp(ThreadState* writer, const ThreadState* subject, uint64_t stack_id,
+                            const uint64_t ns[format::kMsCount], uint32_t flags, uint32_t omp_state, uint64_t fork);
 
 }  // namespace erkit::collector

@@ -20,9 +20,11 @@ bool copy_str(char* dst, size_t cap, const char* src) {
   return true;
 }
 
-// ERKIT_PARAMS is "key=value;key=value": p (clock ns), L (bytes), S (ms), H, i, s (us or -1),
-// F (0/1/2), l and y (signal numbers), yr (1: start recording with -y), x (1: stop after exec),
-// q (1: the program runs under qemu-user, docs/platforms.md).
+void set(uint64_t* f, int64_t, uint64_t v) { *f = v; }
+void set(int* f, int64_t sign, uint64_t v) { *f = int(sign * int64_t(v)); }
+void set(bool* f, int64_t, uint64_t v) { *f = v != 0; }
+
+// ERKIT_PARAMS is "key=value;key=value", the keys of format/collector_params.def.
 void apply(Config* c, const char* key, size_t klen, const char* val) {
   auto is = [&](const char* k) { return strlen(k) == klen && strncmp(key, k, klen) == 0; };
   int64_t sign = 1;
@@ -31,19 +33,11 @@ void apply(Config* c, const char* key, size_t klen, const char* val) {
     ++val;
   }
   uint64_t v = parse_u64(val);
-  if (is("p")) c->clock_interval_ns = v;
-  else if (is("L")) c->size_limit_bytes = v;
-  else if (is("S")) c->sample_interval_ms = int(v);
-  else if (is("H")) c->heap_trace = v != 0;
-  else if (is("i")) c->io_trace = v != 0;
-  else if (is("m")) c->mpi_trace = v != 0;
-  else if (is("s")) c->sync_trace = int(sign * int64_t(v));
-  else if (is("F")) c->follow = int(v);
-  else if (is("l")) c->sample_signal = int(v);
-  else if (is("y")) c->pause_signal = int(v);
-  else if (is("yr")) c->pause_signal_starts_recording = v != 0;
-  else if (is("x")) c->stop_after_exec = v != 0;
-  else if (is("q")) c->emulated = v != 0;
+  if (false) {
+  }
+#define ERKIT_PARAM(k, field, when) else if (is(k)) set(&c->field, sign, v);
+#include "format/collector_params.def"
+#undef ERKIT_PARAM
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+#include "collector/openmp_state.h"
 #include "collector/microstates.h"
 
 #include <sched.h>
@@ -96,7 +97,8 @@ uint64_t pending_sum(const MicrostateTrack& m) {
 void flush(ThreadState* writer, ThreadState* ts) {
   MicrostateTrack& m = ts->ms;
   if (pending_sum(m))
-    write_clock_record(writer, ts, m.pending_stack_id, m.pending_ns, format::kClockFlagBlockedSample);
+    write_clock_record_omp(writer, ts, m.pending_stack_id, m.pending_ns, format::kClockFlagBlockedSample,
+                           m.pending_omp_state, m.pending_omp_fork);
   memset(m.pending_ns, 0, sizeof m.pending_ns);
 }
 
@@ -106,8 +108,14 @@ void add(ThreadState* writer, ThreadState* ts, uint64_t stack_id, uint32_t state
   // (to the resolution of one look).
   if (!ns || ts->paused || !__atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED)) return;
   MicrostateTrack& m = ts->ms;
-  if (m.pending_stack_id != stack_id && pending_sum(m)) flush(writer, ts);
+  // An OpenMP thread's time goes with its state at this look (it may be idle by the flush).
+  uint64_t fork = 0;
+  uint32_t omp = omp_seen() ? omp_sample_state(ts, false, &fork) : 0;
+  if ((m.pending_stack_id != stack_id || m.pending_omp_state != omp || m.pending_omp_fork != fork) && pending_sum(m))
+    flush(writer, ts);
   m.pending_stack_id = stack_id;
+  m.pending_omp_state = omp;
+  m.pending_omp_fork = fork;
   m.pending_ns[state] += ns;
   if (pending_sum(m) >= flush_after_ns) flush(writer, ts);
 }

@@ -44,6 +44,8 @@ void microstates_final_pass();
 // In a fork child, before its experiment starts: forgets the parent's sampler and closes every
 // track (sampler_thread.cc; calls microstates_forget_tracks()).
 void microstates_forget_after_fork();
+// Whether the sampler thread runs in this process (it also takes the periodic samples then).
+bool microstates_running();
 void microstates_forget_tracks();
 
 // One look at a thread from the sampler (the caller holds ts->ms_lock, the track is active).

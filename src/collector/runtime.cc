@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "collector/clock_profiler.h"
+#include "collector/hwc_profiler.h"
 #include "collector/collector_cost.h"
 #include "collector/config_env.h"
 #include "collector/data_writer.h"
@@ -23,6 +24,7 @@
 #include "collector/fd_owned.h"
 #include "collector/load_map.h"
 #include "collector/pause_resume.h"
+#include "collector/perf_clock.h"
 #include "collector/real_functions.h"
 #include "collector/samples.h"
 #include "collector/task_proc.h"
@@ -93,10 +95,14 @@ void modules_start() {
   load_map_refresh();
   tracers_init();  // heap, sync-wait and I/O tracing (after the unwinder knows every object)
   if (!clock_init()) log_warning("clock_init", "clock profiling could not be started");
+  if (!hwc_init()) log_warning("hwc_init", "hardware-counter profiling could not be started");
 }
 
 // Process end: modules flush what they hold, in reverse order.
-void modules_stop() { clock_fini(); }
+void modules_stop() {
+  hwc_fini();
+  clock_fini();
+}
 
 // A forked child must never write into its parent's experiment: until the fork interposer
 // gives it its own experiment (or decides not to follow it), it records nothing. Runs inside
@@ -255,6 +261,7 @@ void runtime_before_exec() {
   uint64_t cpu_at_entry = own_cpu_ns();
   sample_record(format::kSampleExec, "exec", true);
   // Timers do not survive exec; the tails of the clock profile are flushed now.
+  hwc_fini();
   clock_fini();
   dynamic_code_fini();
   cost_add_exit(own_cpu_ns() - cpu_at_entry);
@@ -266,6 +273,7 @@ void runtime_exec_failed(int err) {
   TextLine line;
   line.event(now_ns(), "exec_failed").kv_dec("errno", err).write_to(g_rt.log_fd);
   if (!clock_init()) log_warning("clock_init", "clock profiling could not be restarted after a failed exec");
+  if (!hwc_init()) log_warning("hwc_init", "hardware-counter profiling could not be restarted after a failed exec");
   sample_record(format::kSampleExec, "exec failed", true);
 }
 
@@ -274,7 +282,9 @@ void runtime_forget_parent_after_fork() {
   __atomic_store_n(&g_rt.recording, 0, __ATOMIC_RELEASE);
   if (g_rt.config.emulated) g_rt.no_helper_threads = true;
   samples_forget_after_fork();
+  hwc_forget_after_fork();
   if (microstates_forget_after_fork) microstates_forget_after_fork();
+  perf_clock_forget_after_fork();  // the inherited descriptors name the parent's events
   // Only the calling thread exists in the child; every block mapped in the parent's files is
   // unmapped here (without writing), and the other threads' slots are freed.
   ThreadState* self = current_thread();

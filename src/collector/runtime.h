@@ -31,6 +31,7 @@ struct Config {
   bool stop_after_exec;         // -x: raise SIGSTOP before main (founder only)
   bool dormant;                 // follows the lineage, records nothing
   bool emulated;                // runs under qemu-user (collect ran an aarch64 program on x86-64)
+  bool clock_perf;              // cp=1: perf task-clock events, not POSIX CPU-time timers (perf_clock.h)
 };
 
 struct Runtime {

@@ -13,11 +13,13 @@
 #include <unistd.h>
 
 #include "collector/clock_profiler.h"
+#include "collector/hwc_profiler.h"
 #include "collector/collector_cost.h"
 #include "collector/data_writer.h"
 #include "collector/microstates.h"
 #include "collector/real_functions.h"
 #include "collector/runtime.h"
+#include "collector/samples.h"
 #include "collector/signal_guard.h"
 #include "collector/task_proc.h"
 #include "collector/text_line.h"
@@ -118,6 +120,7 @@ void scan(ThreadState* self) {
     ThreadState* ts = thread_find(tid);
     if (!ts) microstates_adopt(tid, 0);
     else if (!ts->clock_started && !ts->is_helper) microstates_adopt_slot(ts, 0);
+    hwc_adopt_tid(tid);  // counters of threads the collector did not see start
   }
   thread_for_each(retire_vanished, self);
   drop_vanished_ended();
@@ -136,8 +139,10 @@ void look(ThreadState* ts, void* arg) {
   auto* ctx = static_cast<LookContext*>(arg);
   if (ts == ctx->self || !ms_trylock(ts)) return;
   if (__atomic_load_n(&ts->in_use, __ATOMIC_ACQUIRE) &&
-      __atomic_load_n(&ts->ms.state, __ATOMIC_ACQUIRE) == kMsTrackActive)
+      __atomic_load_n(&ts->ms.state, __ATOMIC_ACQUIRE) == kMsTrackActive) {
+    clock_check_source(ts);
     microstates_look(ctx->self, ts, ctx->flush_after_ns);
+  }
   ms_unlock(ts);
 }
 
@@ -160,6 +165,7 @@ void* sampler_main(void*) {
         last_scan = now;
       }
       thread_for_each(look, &ctx);
+      samples_tick(now);  // periodic samples (-S): no thread of their own beside this one
       next += g_period_ns;
       if (next <= now) next = now + g_period_ns;  // late (loaded machine): skip, never burst
     }
@@ -177,6 +183,8 @@ void microstates_note_thread_end(uint32_t tid) {
   __atomic_store_n(&g_ended_missing[i], 0, __ATOMIC_RELAXED);
   __atomic_store_n(&g_ended[i], tid, __ATOMIC_RELEASE);
 }
+
+bool microstates_running() { return __atomic_load_n(&g_running, __ATOMIC_ACQUIRE) != 0; }
 
 void microstates_start() {
   if (!clock_enabled() || __atomic_load_n(&g_running, __ATOMIC_ACQUIRE)) return;

@@ -14,6 +14,7 @@
 #include "collector/collector_cost.h"
 #include "collector/data_writer.h"
 #include "collector/fd_owned.h"
+#include "collector/microstates.h"
 #include "collector/real_functions.h"
 #include "collector/runtime.h"
 #include "collector/signal_guard.h"
@@ -30,6 +31,8 @@ uint32_t g_number = 0;      // atomic: samples numbered 1..N per experiment
 int g_stop = 0;             // atomic: the helper thread should exit
 int g_sampler_running = 0;  // atomic: the helper thread exists in this process
 int g_sampler_tid = 0;      // atomic: its tid, once it runs
+int g_by_microstates = 0;   // atomic: the microstate sampler thread takes the periodic samples
+uint64_t g_next_due_ns = 0; // CLOCK_MONOTONIC of the next periodic sample (that thread only)
 
 int64_t tv_ns(const timeval& tv) { return int64_t(tv.tv_sec) * 1000000000ll + int64_t(tv.tv_usec) * 1000ll; }
 
@@ -211,6 +214,13 @@ void samples_start() {
   if (g_rt.config.sample_signal > 0 && !install_collector_handler(g_rt.config.sample_signal, on_sample_signal))
     log_warning("sample_signal", "could not install the handler of the -l signal");
   if (g_rt.config.sample_interval_ms <= 0 || __atomic_load_n(&g_sampler_running, __ATOMIC_ACQUIRE)) return;
+  __atomic_store_n(&g_stop, 0, __ATOMIC_RELEASE);
+  if (microstates_running()) {
+    // One collector thread, not two: the microstate sampler takes them (samples_tick).
+    g_next_due_ns = monotonic_ns() + uint64_t(g_rt.config.sample_interval_ms) * 1000000ull;
+    __atomic_store_n(&g_by_microstates, 1, __ATOMIC_RELEASE);
+    return;
+  }
   if (g_rt.no_helper_threads) {
     log_warning("sampler", "forked child under qemu-user: no periodic-sampling thread (docs/platforms.md)");
     return;
@@ -241,6 +251,15 @@ void samples_start() {
   pthread_attr_destroy(&attr);
 }
 
+void samples_tick(uint64_t now_ns) {
+  if (!__atomic_load_n(&g_by_microstates, __ATOMIC_ACQUIRE) || __atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) return;
+  if (now_ns < g_next_due_ns) return;
+  if (g_rt.active) sample_record(format::kSamplePeriodic, "");
+  uint64_t period = uint64_t(g_rt.config.sample_interval_ms) * 1000000ull;
+  g_next_due_ns += period;
+  if (g_next_due_ns <= now_ns) g_next_due_ns = now_ns + period;  // late: skip, never burst
+}
+
 void samples_stop() {
   __atomic_store_n(&g_stop, 1, __ATOMIC_RELEASE);
   // Not waited for (it may sleep for a whole sampling interval): its CPU time is read now.
@@ -254,6 +273,7 @@ void samples_forget_after_fork() {
   __atomic_store_n(&g_sampler_running, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&g_sampler_tid, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&g_stop, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&g_by_microstates, 0, __ATOMIC_RELAXED);
 }
 
 }  // namespace erkit::collector

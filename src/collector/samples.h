@@ -1,6 +1,7 @@
 // Overview samples (seed-spec §2.6): process-wide usage figures (getrusage, /proc/self) written
-// to the "overview" file at start and end, every -S interval (from a helper thread that sleeps
-// on CLOCK_MONOTONIC, so no signal interrupts the program's system calls), on the -l signal,
+// to the "overview" file at start and end, every -S interval (from the microstate sampler thread
+// when clock profiling runs, else from a helper thread of its own that sleeps on
+// CLOCK_MONOTONIC; no signal interrupts the program's system calls), on the -l signal,
 // around pause/resume, around fork/exec and on collector_sample(name).
 #pragma once
 #include <stdint.h>
@@ -14,6 +15,10 @@ bool sample_record(uint32_t reason, const char* label, bool wait = false);
 
 // Starts periodic sampling (-S) and installs the -l handler. Not signal-safe.
 void samples_start();
+// Called by the microstate sampler thread at each of its passes (CLOCK_MONOTONIC `now_ns`):
+// where that thread runs, it takes the periodic samples, due every -S interval (late by at most
+// its period, 10-100 ms), and samples_start() starts no thread of its own.
+void samples_tick(uint64_t now_ns);
 // Stops periodic sampling (the helper thread exits at its next wake-up).
 void samples_stop();
 // In a forked child: the helper thread does not exist there, and numbering restarts.

@@ -6,6 +6,7 @@
 #include "collector/data_writer.h"
 #include "collector/thread_state.h"
 #include "format/experiment_format.h"
+#include "format/stack_id.h"
 
 namespace erkit::collector {
 namespace {
@@ -13,18 +14,6 @@ namespace {
 constexpr uint64_t kTableSlots = 1u << 20;  // 8 MiB of virtual memory, touched as used
 constexpr int kMaxProbes = 32;
 uint64_t* g_table = nullptr;
-
-uint64_t hash_pcs(const uint64_t* pcs, int n, bool truncated) {
-  uint64_t h = 0xcbf29ce484222325ull ^ uint64_t(n) ^ (truncated ? 0x9e3779b97f4a7c15ull : 0);
-  for (int i = 0; i < n; ++i) {
-    h ^= pcs[i];
-    h *= 0x100000001b3ull;
-    h ^= h >> 29;
-  }
-  h ^= h >> 32;
-  // 0 is "no stack", small values are pseudo-PCs in other contexts: keep ids away from both.
-  return h < 16 ? h + 16 : h;
-}
 
 // True if the id was already present; inserts it otherwise (best effort).
 bool seen_before(uint64_t id) {
@@ -63,7 +52,7 @@ void stack_store_forget() {
 uint64_t stack_intern(ThreadState* ts, const uint64_t* pcs, int n, bool truncated) {
   if (n < 0) n = 0;
   if (n > int(format::kMaxStackFrames)) n = int(format::kMaxStackFrames);
-  uint64_t id = hash_pcs(pcs, n, truncated);
+  uint64_t id = format::stack_id(pcs, size_t(n), truncated);
   if (seen_before(id)) return id;
   uint32_t nframes = uint32_t(n) + (truncated ? 1u : 0u);
   uint32_t size = uint32_t(sizeof(format::StackRecord)) + nframes * 8u;

@@ -7,6 +7,7 @@
 
 #include "collector/clock_profiler.h"
 #include "collector/data_writer.h"
+#include "collector/hwc_profiler.h"
 #include "collector/microstates.h"
 #include "collector/real_functions.h"
 #include "collector/runtime.h"
@@ -44,6 +45,7 @@ void on_thread_exit(void*) {
   if (!ts) return;
   clock_thread_end(ts);
   clock_flush_tail(ts);
+  hwc_thread_end(ts);
   microstates_thread_end(ts);
   if (g_rt.active) {
     TextLine line;
@@ -98,6 +100,7 @@ void thread_started(uintptr_t start_routine, uint64_t created_ns) {
     line.write_to(g_rt.log_fd);
   }
   clock_thread_start(ts);
+  hwc_thread_start(ts);
   microstates_thread_start(ts, created_ns);
   ts->in_collector--;
 }

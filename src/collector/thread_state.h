@@ -50,6 +50,8 @@ struct MicrostateTrack {
   uint64_t fault_majflt;     // the thread's major faults when last seen asleep in a fault
   // Accumulated, not yet written: one record per stack, flushed when the stack changes.
   uint64_t pending_stack_id;
+  uint32_t pending_omp_state;  // OpenMP state of the pending time (openmp_state.h), 0 = none
+  uint64_t pending_omp_fork;
   uint64_t pending_ns[format::kMsCount];
   // Run-queue wait seen before the thread had any known stack: given to its first one.
   uint64_t unplaced_wait_ns;
@@ -73,6 +75,8 @@ struct ThreadState {
   uint32_t tid;
   bool is_main;
   bool is_helper;       // the collector's own sampler thread: never profiled
+  bool java_thread;     // a Java thread of a JVM (the Java agent said so: docs/java.md)
+  void* java_env;       // its JNIEnv (AsyncGetCallTrace finds the thread by it)
   bool adopted;         // claimed by the collector for a thread it did not see start
   bool has_timer;
   bool baseline_valid;  // last_* hold a real previous reading
@@ -83,6 +87,10 @@ struct ThreadState {
   uint8_t missing_scans;  // sampler: consecutive /proc/self/task listings without this tid
   int paused;           // collector_thread_pause()
   timer_t timer;
+  bool has_perf;        // a perf task-clock event samples it (perf_clock.h)
+  int perf_fd;          // that event's descriptor (moved if the program's dup2 needs its number)
+  int perf_sig_fd;      // the number its signals carry as si_fd (the number it was set up at)
+  int perf_ending;      // atomic: the thread's clock is being stopped (no re-open by the sampler)
   uint64_t last_user_ns, last_system_ns;
   uint64_t last_stack_id;  // stack of the latest CPU sample: receives the tail at thread end
   uintptr_t stack_lo, stack_hi;  // 0/0 when unknown
@@ -93,6 +101,14 @@ struct ThreadState {
   // program believes signal n is blocked on this thread (the kernel mask never blocks them).
   uint64_t program_blocked;
   HeldSignal held[kHeldSignals];  // arrived while the program had them blocked
+  // OpenMP (openmp_state.h): the thread's state, the region it works for and that region's
+  // fork-point stack; a small cache of fork-point stacks by call site.
+  uint32_t omp_state;       // format::OmpState
+  uint32_t omp_mutex_kind;  // OMPT: the state of the mutex wait in progress
+  uint64_t omp_region;      // region id (GOMP: for the implicit barrier / idle distinction)
+  uint64_t omp_fork_stack;
+  uint64_t omp_cache_key[4], omp_cache_stack[4];
+  uint32_t omp_cache_next;
   // Everything above is cleared when the slot is claimed; what follows is not (the sampler
   // may hold ms_lock while it discovers that the slot is being reused, see thread_state.cc).
   MicrostateTrack ms;

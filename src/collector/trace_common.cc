@@ -6,6 +6,7 @@
 
 #include "collector/heap_trace.h"
 #include "collector/io_trace.h"
+#include "collector/java_bridge.h"
 #include "collector/runtime.h"
 #include "collector/stack_store.h"
 #include "collector/sync_trace.h"
@@ -149,7 +150,7 @@ uint64_t trace_stack(ThreadState* ts, const TraceCall& t) {
   uc.uc_mcontext.gregs[REG_RBP] = greg_t(frame[0]);
   uc.uc_mcontext.gregs[REG_RIP] = greg_t(frame[1]);
   uc.uc_mcontext.gregs[REG_RSP] = greg_t(reinterpret_cast<uintptr_t>(frame + 2));
-  n += unwind::unwind_from_ucontext(&uc, bounds, pcs + 1, int(format::kMaxStackFrames) - 1, &st);
+  n += unwind::unwind_from_ucontext(&uc, bounds, pcs + 1, java_machine_limit() - 1, &st);
 #else
   // Elsewhere the caller's stack pointer is not known from the frame record: walk from here and
   // drop the collector's own frames (this function, the recorder, the wrapper).
@@ -157,10 +158,15 @@ uint64_t trace_stack(ThreadState* ts, const TraceCall& t) {
   int m = unwind::unwind_from_here(0, bounds, all, int(format::kMaxStackFrames), &st);
   int first = 0;
   while (first < m && pc_in_collector(all[first])) ++first;
-  for (int i = first; i < m && n < int(format::kMaxStackFrames); ++i) pcs[n++] = all[i];
+  for (int i = first; i < m && n < java_machine_limit(); ++i) pcs[n++] = all[i];
+  void* ucp = nullptr;  // AsyncGetCallTrace walks from the thread's last Java frame
 #endif
-  if (st.failed && !st.truncated && n < int(format::kMaxStackFrames)) pcs[n++] = format::kUnwindFailedPc;
-  return stack_intern(ts, pcs, n, st.truncated);
+  if (st.failed && !st.truncated && n < java_machine_limit()) pcs[n++] = format::kUnwindFailedPc;
+#if defined(__x86_64__)
+  void* ucp = &uc;
+#endif
+  bool truncated = java_finish_stack(ts, ucp, pcs, &n, st.truncated);
+  return stack_intern(ts, pcs, n, truncated);
 }
 
 }  // namespace erkit::collector

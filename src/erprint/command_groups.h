@@ -12,6 +12,11 @@ void add_function_commands(std::vector<Command>& t);  // functions, metrics, sor
 void add_select_commands(std::vector<Command>& t);    // filters, *_select, object_*
 void add_setting_commands(std::vector<Command>& t);   // limit, name, outfile, dmetrics, metric_list...
 void add_misc_commands(std::vector<Command>& t);      // mapfile, dataspace and memory objects
+void add_compare_commands(std::vector<Command>& t);   // compare on|off|delta|ratio (compare_commands.cc)
+// The function list in compare mode, when compare is on and two or more sides are loaded.
+bool compare_active(const Session& s);
+CommandResult compare_functions(Session& s);
+void add_gprof_commands(std::vector<Command>& t);     // gprof (gprof_commands.cc)
 
 inline CommandResult command_ok() { return {}; }
 inline CommandResult command_error(std::string m) { return {false, false, std::move(m)}; }

@@ -26,6 +26,8 @@ std::vector<Command> build_table() {
   add_select_commands(t);
   add_setting_commands(t);
   add_misc_commands(t);
+  add_compare_commands(t);
+  add_gprof_commands(t);
   t.push_back({"script", {}, 1, 1, "file", "Run the commands of a file",
                [](Session& s, const auto& a) {
                  std::string error;

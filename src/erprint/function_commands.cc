@@ -93,6 +93,7 @@ std::optional<model::FuncId> pick(Session& s, const std::string& cmd, const std:
 void add_function_commands(std::vector<Command>& t) {
   t.push_back({"functions", {}, 0, 0, "", "Show the function list with the current metrics",
                [](Session& s, const auto&) {
+                 if (compare_active(s)) return compare_functions(s);
                  auto& p = s.profile();
                  auto cols = s.function_columns();
                  if (s.format == OutputFormat::Json)

@@ -1,11 +1,11 @@
-// mapfile (seed-spec §7.17) and the dataspace / memory-object commands (§7.7, §7.8), which
-// parse their arguments and say that the experiments hold no such data: erkit does not yet
-// record hardware-counter backtracking (dataspace) events.
+// mapfile (seed-spec §7.17) and the dataspace / memory-object commands (§7.7, §7.8): their
+// argument checks here, their reports in dataspace_commands.cc (collect -h +counter, -p on,+).
 #include <fmt/format.h>
 
 #include <cctype>
 
 #include "erprint/command_groups.h"
+#include "erprint/dataspace_commands.h"
 #include "erprint/function_lookup.h"
 #include "keyword.h"
 #include "views/mapfile.h"
@@ -43,7 +43,13 @@ CommandResult data_spec(Session& s, const std::string& cmd, const std::vector<st
                                          cmd, spec.substr(k.offset, k.name_offset + k.name.size() - k.offset),
                                          k.name));
   }
-  return no_data(s, cmd, fmt::format("'{}' accepted but not applied", a[0]));
+  if (!has_dataspace(s)) return no_data(s, cmd, fmt::format("'{}' accepted but not applied", a[0]));
+  if (cmd == "data_metrics") {
+    std::vector<std::string> names;
+    for (const auto& k : std::get<std::vector<metricspec::Keyword>>(kws)) names.push_back(k.name);
+    set_data_metrics(s, names);
+  }
+  return emit_report(s, cmd, fmt::format("{}: {}\n", cmd, a[0]), json::Value::object().set("spec", a[0]));
 }
 
 bool valid_type_name(const std::string& n) {
@@ -104,23 +110,20 @@ void add_misc_commands(std::vector<Command>& t) {
                  return command_ok();
                }});
   t.push_back({"data_objects", {}, 0, 0, "", "List data objects with data-derived metrics",
-               [](Session& s, const auto&) { return no_data(s, "data_objects", "no data objects"); }});
+               [](Session& s, const auto&) { return run_data_objects(s); }});
   t.push_back({"data_single", {}, 1, 2, "name [N]", "Summary panel of one data object",
-               [](Session& s, const auto& a) {
-                 return no_data(s, "data_single", fmt::format("no data object '{}'", a[0]));
-               }});
+               [](Session& s, const auto& a) { return run_data_single(s, a); }});
   t.push_back({"data_layout", {}, 0, 0, "", "Annotated layout of data objects",
-               [](Session& s, const auto&) { return no_data(s, "data_layout", "no data layout"); }});
+               [](Session& s, const auto&) { return run_data_layout(s); }});
   t.push_back({"data_metrics", {}, 0, 1, "metric_spec", "Set the data-derived metrics",
                [](Session& s, const auto& a) { return data_spec(s, "data_metrics", a); }});
   t.push_back({"data_sort", {}, 0, 1, "metric_spec", "Sort data objects by a data-derived metric",
                [](Session& s, const auto& a) { return data_spec(s, "data_sort", a); }});
   t.push_back({"memobj", {}, 1, 1, "obj_type", "List memory objects of a type (see mobj_list)",
                [](Session& s, const auto& a) {
-                 bool known = false;
-                 for (const auto& [n, e] : s.memobj_types) known |= n == a[0];
-                 if (!known) return command_error(fmt::format("memobj: unknown memory object type '{}' (see mobj_list)", a[0]));
-                 return no_data(s, "memobj", fmt::format("no {} memory objects", a[0]));
+                 for (const auto& [n, e] : s.memobj_types)
+                   if (n == a[0]) return run_memobj(s, n, e);
+                 return command_error(fmt::format("memobj: unknown memory object type '{}' (see mobj_list)", a[0]));
                }});
   t.push_back({"mobj_list", {"obj_list"}, 0, 0, "", "List the memory object types",
                [](Session& s, const auto&) {

@@ -13,7 +13,8 @@
 #include "catalog.h"
 #include "erprint/source_settings.h"
 #include "common/terminal_text.h"
-#include "reader/experiment.h"
+#include "model/experiment_set.h"
+#include "model/query.h"
 
 namespace erkit::erprint {
 
@@ -47,7 +48,10 @@ const std::vector<std::pair<std::string, std::string>>& predefined_memobj_types(
   static const std::vector<std::pair<std::string, std::string>> types = {
       {"Vpage_4K", "VADDR>255?VADDR>>12:-1"}, {"Ppage_4K", "PADDR>0?PADDR>>12:-1"},
       {"Vpage_2M", "VADDR>255?VADDR>>21:-1"}, {"Ppage_2M", "PADDR>0?PADDR>>21:-1"},
-      {"Vline_64B", "VADDR>255?VADDR>>6:-1"}, {"Pline_64B", "PADDR>0?PADDR>>6:-1"}};
+      {"Vline_64B", "VADDR>255?VADDR>>6:-1"}, {"Pline_64B", "PADDR>0?PADDR>>6:-1"},
+      {"Vpage_1G", "VADDR>255?VADDR>>30:-1"}, {"Ppage_1G", "PADDR>0?PADDR>>30:-1"},
+      // Index objects over any event field (seed-spec §6.16).
+      {"Threads", "THRID"}, {"CPUs", "CPUID"}, {"Samples", "SAMPLE"}, {"Seconds", "TSTAMP/1000000000"}};
   return types;
 }
 
@@ -74,6 +78,7 @@ Session::Session(std::optional<rcfile::RcDefaults> rc_in) {
     names.show_object = n->find(":shared_object_name") != std::string::npos;
   }
   if (auto v = rc.get("viewmode")) viewmode = *v;
+  apply_viewmode();
   if (auto d = rc.get("en_desc")) en_desc = *d == "on";
   if (auto v = rc.get("inline_frames")) profile_.set_inline_frames(*v == "on");
   source_ = std::make_unique<SourceSettings>();
@@ -92,40 +97,27 @@ Session::~Session() {
 
 bool Session::load(const std::string& path, std::string* error) {
   auto t0 = std::chrono::steady_clock::now();
-  if (path.size() > 4 && path.substr(path.size() - 4) == ".erg") {
-    std::ifstream in(path);
-    std::string line;
-    if (!in || !std::getline(in, line) || line != "#analyzer experiment group") {
-      *error = fmt::format("{}: not an experiment group (first line must be '#analyzer experiment group')", path);
-      return false;
+  apply_viewmode();  // Java stacks are resolved in the session's view mode (docs/java.md)
+  model::LoadedSet set;
+  set.paths = paths_;  // not loaded again as descendants
+  model::LoadOptions o;
+  o.descendants = en_desc;
+  const size_t before = paths_.size();
+  bool ok = model::load_experiment_set(profile_, path, o, &set, error);
+  paths_ = std::move(set.paths);
+  // Each path given is one side of a comparison; each experiment given directly or in a group
+  // one run of it, its descendants part of that run (compare_model.h).
+  if (paths_.size() > before) {
+    side_paths.push_back(path);
+    for (size_t i = before; i < paths_.size(); ++i) {
+      const uint32_t f = i < set.founders.size() ? set.founders[i] : uint32_t(i);
+      exp_side.push_back(uint32_t(side_paths.size() - 1));
+      exp_run.push_back(f == i || f >= exp_run.size() ? runs_++ : exp_run[f]);
     }
-    std::string dir = path.find('/') == std::string::npos ? "" : path.substr(0, path.rfind('/') + 1);
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#') continue;
-      if (!load(line[0] == '/' ? line : dir + line, error)) return false;
-    }
-    return true;
   }
-  auto r = reader::open_experiment(path);
-  if (!r.experiment) {
-    *error = r.error;
-    return false;
-  }
-  for (const auto& p : r.experiment->problems)
-    warnings.push_back(fmt::format("{}/{}: {}", r.experiment->path, p.file, p.message));
-  if (r.experiment->incomplete_records)
-    warnings.push_back(fmt::format("{}: {} records were left incomplete by the target's end and are skipped",
-                                   r.experiment->path, r.experiment->incomplete_records));
-  std::vector<std::string> descendants = r.experiment->descendants;
-  paths_.push_back(r.experiment->path);
-  profile_.add_experiment(std::move(*r.experiment));
+  warnings.insert(warnings.end(), set.warnings.begin(), set.warnings.end());
   stats.load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (en_desc)
-    for (const auto& d : descendants) {
-      if (std::find(paths_.begin(), paths_.end(), d) != paths_.end()) continue;
-      if (!load(d, error)) warnings.push_back(*error), error->clear();
-    }
-  return true;
+  return ok;
 }
 
 std::vector<metricspec::AvailableMetric> Session::available() const {
@@ -207,26 +199,7 @@ void Session::apply_event_filter() {
     std::string err;
     filter_->bind(FunctionNameTable(profile_.functions(), names), &err);
   }
-  bool everything = !filter_;
-  for (int t = 0; t < selection::kTargets && everything; ++t)
-    everything = selections_.to_string(selection::Target(t)) == "all";
-  if (everything) {
-    profile_.set_event_filter(nullptr, false);
-    return;
-  }
-  const filter::Expr* f = filter_ ? &*filter_ : nullptr;
-  const selection::SelectionState* sel = &selections_;
-  profile_.set_event_filter(
-      [f, sel](const filter::EventView& v) {
-        using selection::Target;
-        if (!sel->experiment_selected(v.expid)) return false;
-        if (!sel->contains(Target::Samples, v.expid, v.sample)) return false;
-        if (!sel->contains(Target::Threads, v.expid, int64_t(v.thrid))) return false;
-        if (!sel->contains(Target::Lwps, v.expid, int64_t(v.lwpid))) return false;
-        if (!sel->contains(Target::Cpus, v.expid, v.cpuid)) return false;
-        return !f || f->matches(v);
-      },
-      filter_ != std::nullopt);
+  model::set_event_selection(profile_, &selections_, filter_ ? &*filter_ : nullptr);
 }
 
 void Session::emit(Report r) {

@@ -58,6 +58,11 @@ class Session {
   void finish_loading();  // sets default metrics once every experiment is in
 
   model::Profile& profile() { return profile_; }
+  // Passes `viewmode` to the model (Java stacks differ by mode; docs/java.md).
+  void apply_viewmode() {
+    model::ViewMode m;
+    if (model::parse_view_mode(viewmode, &m)) profile_.set_view_mode(m);
+  }
   std::vector<metricspec::AvailableMetric> available() const;
   const std::vector<std::string>& experiment_paths() const { return paths_; }
 
@@ -104,6 +109,12 @@ class Session {
   ProcessingStats stats;
   // Asks the user a question (interactive mode); nullopt when no one can answer.
   std::function<std::optional<std::string>(const std::string& prompt)> ask;
+  // Compare mode (compare on|off|delta|ratio, docs/er_print.md "Comparing experiments"): each
+  // path given on the command line or to open is one side; a group (.erg) is a side of several
+  // runs. By 0-based experiment index: its side and its run (descendants share their parent's).
+  std::string compare_mode = "off";
+  std::vector<uint32_t> exp_side, exp_run;
+  std::vector<std::string> side_paths;  // the path given for each side
 
  private:
   std::vector<views::ViewColumn> to_columns(const metricspec::MetricList& l) const;
@@ -116,6 +127,7 @@ class Session {
   std::optional<filter::Expr> filter_;
   selection::SelectionState selections_;
   FILE* sink_ = stdout;
+  uint32_t runs_ = 0;
 };
 
 // The built-in defaults, identical to the shipped share/erkit/er.rc.

@@ -203,8 +203,10 @@ void add_setting_commands(std::vector<Command>& t) {
                    if (a[0] != "user" && a[0] != "expert" && a[0] != "machine")
                      return command_error(fmt::format("viewmode: '{}' is not user, expert or machine", a[0]));
                    s.viewmode = a[0];
+                   s.apply_viewmode();
                  }
-                 // Native experiments look the same in every mode (seed-spec §7.13).
+                 // Native experiments look the same in every mode (seed-spec §7.13); OpenMP
+                 // programs' stacks are transformed (docs/openmp.md).
                  return emit_report(s, "viewmode", fmt::format("current viewmode: {}\n", s.viewmode),
                                     json::Value::object().set("current", s.viewmode));
                }});

@@ -5,12 +5,14 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 #include <set>
 
 #include "erprint/command_groups.h"
 #include "erprint/function_lookup.h"
 #include "erprint/source_settings.h"
 #include "views/disasm_view.h"
+#include "views/java_source.h"
 #include "views/line_views.h"
 #include "views/source_view.h"
 
@@ -137,7 +139,26 @@ std::string inline_function_file(Session& s, model::FuncId f) {
   return "";
 }
 
+// A Java method (user and expert modes; docs/java.md): its .java file, line metrics of Java frames.
+std::optional<CommandResult> run_java_source(Session& s, const std::vector<std::string>& a) {
+  const auto& ft = s.profile().functions();
+  for (model::FuncId f : find_functions(s, a[0])) {
+    const auto& e = ft.at(f);
+    if (e.object == model::kNoObject || ft.object(e.object).name != "<JAVA_CLASSES>" || e.source_file.empty())
+      continue;
+    views::AnnotationMetrics m = views::build_annotation_metrics(s.profile(), s.function_columns());
+    std::string out, error;
+    json::Value data;
+    if (!views::render_java_source(e.source_file, e.name, m, state(s).opts, &out, &error,
+                                   s.format == OutputFormat::Json ? &data : nullptr))
+      return err("source: " + error);
+    return emit_report(s, "source", out, std::move(data));
+  }
+  return std::nullopt;
+}
+
 CommandResult run_source(Session& s, const std::vector<std::string>& a) {
+  if (auto java = run_java_source(s, a)) return *java;
   Target t;
   std::string error;
   if (!resolve_target(s, a, &t, &error)) return err("source: " + error);

@@ -13,7 +13,7 @@
 
 #include "folded_experiment.h"
 #include "model/profile.h"
-#include "reader/experiment.h"
+#include "model/experiment_set.h"
 #include "views/function_views.h"
 
 namespace erkit::exporters::test {
@@ -22,10 +22,9 @@ inline std::unique_ptr<model::Profile> load_folded(const std::string& dir, const
                                                    const erkit::testing::FoldedOptions& opts = {}) {
   std::string err = erkit::testing::write_folded_experiment(dir, folded, opts);
   EXPECT_EQ(err, "");
-  auto r = reader::open_experiment(dir);
-  EXPECT_TRUE(r.experiment) << r.error;
   auto p = std::make_unique<model::Profile>();
-  if (r.experiment) p->add_experiment(std::move(*r.experiment));
+  model::LoadedSet set;
+  EXPECT_TRUE(model::load_experiment_set(*p, dir, {}, &set, &err)) << err;
   return p;
 }
 

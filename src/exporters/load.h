@@ -1,5 +1,6 @@
 // Loading the experiments named on a command line (experiments and .erg groups) into a
-// Profile, as er_print does, for the conversion tools.
+// Profile for the conversion tools: model::load_experiment_set (the loader er_print uses) over
+// every path, then the symbolisation problems.
 #pragma once
 #include <string>
 #include <vector>

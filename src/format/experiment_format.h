@@ -89,6 +89,9 @@ enum RecordKind : uint32_t {
   kRecHeapMmap = 11,    // HeapAllocRecord
   kRecHeapMunmap = 12,  // HeapAllocRecord, stack_id = kNoStackId
   kRecMpiEvent = 13,    // MpiEventRecord
+  // OpenMP (docs/openmp.md); numbered apart from the others so parallel additions do not collide.
+  kRecClockSampleOmp = 40,  // ClockSampleOmpRecord: a clock sample with its OpenMP state
+  kRecOmpRegion = 41,       // OmpRegionRecord: one parallel region, written at its end
 };
 
 // ---- Call stacks --------------------------------------------------------------------------
@@ -103,6 +106,24 @@ inline constexpr uint64_t kKernelSleepingPc = 3;   // <SLEEPING>
 inline constexpr uint64_t kKernelStalledPc = 4;    // <STALLED>
 inline constexpr uint64_t kKernelUserModePc = 5;   // <USER_MODE>
 inline constexpr uint64_t kNoStackId = 0;
+
+// ---- Java stacks (collect -j on; docs/java.md) ---------------------------------------------
+// A stack of a JVM process recorded with Java profiling is its machine stack (leaf first), then
+// kJavaMarkerPc, then either the Java frames (leaf first) or one status word. A Java frame word
+// is the jmethodID in bits 0..47 and the bytecode index in bits 48..63 (kJavaNativeBci: a
+// native method). Status words are small numbers, never a jmethodID (a heap address).
+inline constexpr uint64_t kJavaMarkerPc = 6;
+inline constexpr uint64_t kJavaNotJavaThread = 7;  // a JVM thread that runs no Java (GC, compiler)
+// A Java thread whose Java stack could not be taken: kJavaNoStackBase + the negated
+// AsyncGetCallTrace status (0: no Java frame; 2: GC active; 9: deoptimising; ...).
+inline constexpr uint64_t kJavaNoStackBase = 16;
+inline constexpr uint64_t kJavaNoStackEnd = 64;
+inline constexpr uint64_t kJavaNativeBci = 0xfffd;
+inline constexpr uint32_t kJavaMaxFrames = 96;  // Java frames kept per stack (deeper: cut)
+inline constexpr uint64_t java_frame_word(uint64_t method_id, int32_t bci) {
+  return (method_id & 0xffffffffffffull) | (uint64_t(uint16_t(bci)) << 48);
+}
+inline constexpr const char* kJavaFile = "java";  // text: threads, classes, methods (JVMTI)
 
 struct StackRecord {
   uint32_t word;     // make_record_word(kRecStack, size)
@@ -394,6 +415,95 @@ struct MpiEventRecord {
   uint64_t bytes_received;
 };
 
+// ---- Hardware-counter and dataspace profiling (collect -h, collect -p ...,+) ---------------
+// One record per counter overflow (or, for clock profiling with `+`, per clock sample): the
+// counter (index into the log's "hwc" lines, in -h order; kHwcClockCounter for clock samples),
+// the events it stands for, the sampled PC and the data address when one is known. Where the
+// kernel gives no address (no PEBS/IBS/SPE, clock samples), the general registers of the
+// interrupted context are kept so the analysis can decode the instruction at `pc` (capstone)
+// and compute its memory operand; the collector never decodes (no allocation in the handler).
+inline constexpr uint32_t kHwcClockCounter = 0xffffu;
+enum HwcAddrSource : uint32_t {
+  kHwcAddrNone = 0,      // no dataspace requested for this counter
+  kHwcAddrPrecise = 1,   // vaddr from the kernel (PERF_SAMPLE_ADDR: page faults, PEBS, IBS, SPE)
+  kHwcAddrRegs = 2,      // regs[] valid: decode the instruction at pc (analysis side)
+  kHwcAddrNoContext = 3, // dataspace requested but neither an address nor registers were available
+};
+inline constexpr uint32_t kHwcFlagLost = 1u;   // counter passed overflow without a sample (collector_lost_hwc_overflow)
+inline constexpr uint32_t kHwcFlagFinal = 2u;  // counts since the last overflow at the thread's end (collector_final_counters)
+inline constexpr uint32_t kHwcFlagAbort = 4u;  // the counter could not be read: collection stopped (collector_hwc_ABORT)
+inline constexpr uint32_t kHwcRegCount = 17;   // x86-64: rax rbx rcx rdx rsi rdi rbp rsp r8..r15 rip
+struct HwcEventRecord {
+  uint32_t word;        // make_record_word(kRecHwcEvent, sizeof)
+  uint32_t tid;
+  uint64_t tstamp_ns;
+  uint64_t stack_id;
+  uint32_t counter;     // index of the log's "hwc" line, or kHwcClockCounter
+  uint32_t flags;       // kHwcFlag*
+  uint64_t value;       // events (clock: nanoseconds) this record stands for
+  uint64_t pc;          // sampled PC (the kernel's, else the signal context's)
+  uint64_t vaddr;       // effective data address (addr_source == kHwcAddrPrecise)
+  uint64_t paddr;       // physical address, 0 if unknown (/proc/self/pagemap)
+  uint32_t addr_source; // HwcAddrSource
+  int32_t cpu;
+  uint64_t regs[kHwcRegCount];  // addr_source == kHwcAddrRegs
+};
+static_assert(sizeof(HwcEventRecord) == 72 + 8 * kHwcRegCount);
+
+// ---- OpenMP (docs/openmp.md) --------------------------------------------------------------------
+// A thread of an OpenMP program is in one of these states when sampled. The collector knows them
+// from the runtime: LLVM libomp through OMPT (ompt_get_state, sync-region and mutex callbacks),
+// GCC libgomp from its interposed entry points (GOMP_parallel, GOMP_barrier, ...).
+enum OmpState : uint32_t {
+  kOmpNone = 0,             // not known (no OpenMP runtime seen): analysed as serial work
+  kOmpWork = 1,             // serial or parallel work
+  kOmpOverhead = 2,         // in the runtime: forking, scheduling, joining
+  kOmpIdle = 3,             // a worker between parallel regions
+  kOmpImplicitBarrier = 4,  // the barrier at the end of a region or worksharing construct
+  kOmpExplicitBarrier = 5,  // #pragma omp barrier
+  kOmpReduction = 6,        // reduction
+  kOmpLockWait = 7,         // omp_set_lock / omp_set_nest_lock
+  kOmpCriticalWait = 8,     // entering a critical section
+  kOmpOrderedWait = 9,      // entering an ordered section
+  kOmpAtomicWait = 10,      // atomic implemented with a lock
+  kOmpTaskWait = 11,        // taskwait / taskgroup
+  kOmpStateCount = 12,
+};
+
+// A clock sample of a thread of an OpenMP program: ClockSampleRecord's fields, then the thread's
+// OpenMP state and the call stack of the fork point of the parallel region it works for (the
+// master's call of the runtime, kNoStackId outside any region), from which the analysis roots
+// the worker's stack in the user view.
+struct ClockSampleOmpRecord {
+  uint32_t word;       // make_record_word(kRecClockSampleOmp, sizeof)
+  uint32_t tid;
+  uint64_t tstamp_ns;
+  uint64_t stack_id;
+  int32_t cpu;
+  uint32_t flags;
+  uint64_t ns[kMsCount];
+  uint32_t omp_state;  // OmpState
+  uint32_t reserved;
+  uint64_t fork_stack_id;
+};
+static_assert(sizeof(ClockSampleOmpRecord) == 104);
+
+// One parallel region, written by its master thread when the region ends ("profile" file).
+struct OmpRegionRecord {
+  uint32_t word;           // make_record_word(kRecOmpRegion, sizeof)
+  uint32_t tid;            // the master thread
+  uint64_t tstamp_ns;      // the region's begin (fork)
+  uint64_t stack_id;       // the fork point's call stack
+  uint64_t duration_ns;    // fork to join
+  uint64_t region_id;      // 1, 2, ... per process, in order of begin
+  uint64_t parent_id;      // the enclosing region (nested parallelism), 0 at the top level
+  uint32_t nthreads;       // threads of the team
+  uint32_t runtime;        // 1 = GCC libgomp, 2 = LLVM libomp (OMPT)
+};
+static_assert(sizeof(OmpRegionRecord) == 56);
+inline constexpr uint32_t kOmpRuntimeGomp = 1;
+inline constexpr uint32_t kOmpRuntimeOmpt = 2;
+
 // ---- Dynamic functions (collector_func_load) ------------------------------------------------
 // "dyntext" is a sequence of entries, one per collector_func_load call: a DyntextHeader, the
 // function's code (code_size bytes, then zero padding to a multiple of 8), then nlines
@@ -441,7 +551,8 @@ inline constexpr const char* kCostHelperCpuNs = "cost_helper_cpu_ns";
 inline constexpr const char* kCostStartCpuNs = "cost_start_cpu_ns";
 inline constexpr const char* kCostExitCpuNs = "cost_exit_cpu_ns";
 inline constexpr const char* kCostProcessCpuNs = "process_cpu_ns";
-// Log events: "collect" (collect's command line and settings), "setting", "start" (process
+// Log events: "collect" (collect's command line and settings), "setting" (name=clock_source
+// source=perf_task_clock|posix_timer: what triggers clock samples), "start" (process
 // identity), "thread_start", "thread_end", "warning", "pause", "resume", "exit" (collector saw the
 // process exit: how=exit|_exit|abort|exec|terminated, status=, bytes=, and what recording cost
 // the process: cost_signals= cost_signal_ns= (clock-profiling signals and the time spent in their

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "format/record_descriptors.h"
+#include "format/stack_id.h"
 
 namespace erkit::format {
 
@@ -19,21 +20,6 @@ struct HostExperimentWriter::File {
   uint32_t used = 0;
   FILE* fp = nullptr;
 };
-
-namespace {
-
-uint64_t hash_stack(const std::vector<uint64_t>& pcs) {
-  uint64_t h = 0xcbf29ce484222325ull ^ pcs.size();
-  for (uint64_t pc : pcs) {
-    h ^= pc;
-    h *= 0x100000001b3ull;
-    h ^= h >> 29;
-  }
-  h ^= h >> 32;
-  return h < 16 ? h + 16 : h;
-}
-
-}  // namespace
 
 HostExperimentWriter::HostExperimentWriter(std::string dir) : dir_(std::move(dir)) {
   if (mkdir(dir_.c_str(), 0755) != 0) {
@@ -111,7 +97,7 @@ void HostExperimentWriter::append(DataKind kind, uint32_t rec_kind, const void* 
 }
 
 uint64_t HostExperimentWriter::stack(const std::vector<uint64_t>& pcs) {
-  uint64_t id = hash_stack(pcs);
+  uint64_t id = stack_id(pcs.data(), pcs.size(), false);
   if (!written_stacks_.insert(id).second) return id;
   std::vector<char> buf(sizeof(StackRecord) + pcs.size() * 8, 0);
   StackRecord h{};

@@ -3,6 +3,7 @@
 // field offsets against the self-description, stack de-duplication, block packing.
 #include "format/host_writer.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -105,7 +106,39 @@ TEST(RecordDescriptors, OffsetsMatchTheRecordStructs) {
   EXPECT_EQ(descriptor_offsets(kStackDescriptor),
             (M{{"word", 0}, {"nframes", offsetof(StackRecord, nframes)}, {"id", offsetof(StackRecord, id)},
                {"pcs", offsetof(StackRecord, pcs)}}));
-  EXPECT_EQ(descriptor_offsets(kClockDescriptor),
+  // The profile: clock samples (the layout older readers know, first), then the OpenMP records.
+  ASSERT_EQ(std::string(kClockDescriptor).rfind(kLegacyClockDescriptor, 0), 0u);
+  {
+    std::istringstream lines(std::string(kClockDescriptor).substr(std::string(kLegacyClockDescriptor).size()));
+    std::string omp_sample, region;
+    std::getline(lines, omp_sample);
+    std::getline(lines, region);
+    EXPECT_EQ(omp_sample.rfind(std::to_string(kRecClockSampleOmp) + " clock_sample_omp " +
+                                   std::to_string(sizeof(ClockSampleOmpRecord)) + " ", 0), 0u);
+    EXPECT_EQ(region.rfind(std::to_string(kRecOmpRegion) + " omp_region " + std::to_string(sizeof(OmpRegionRecord)) + " ", 0),
+              0u);
+    M sample{{"word", 0},
+             {"tid", offsetof(ClockSampleOmpRecord, tid)},
+             {"tstamp_ns", offsetof(ClockSampleOmpRecord, tstamp_ns)},
+             {"stack_id", offsetof(ClockSampleOmpRecord, stack_id)},
+             {"cpu", offsetof(ClockSampleOmpRecord, cpu)},
+             {"flags", offsetof(ClockSampleOmpRecord, flags)},
+             {"ns", offsetof(ClockSampleOmpRecord, ns)},
+             {"omp_state", offsetof(ClockSampleOmpRecord, omp_state)},
+             {"fork_stack_id", offsetof(ClockSampleOmpRecord, fork_stack_id)}};
+    EXPECT_EQ(descriptor_offsets(omp_sample.c_str()), sample);
+    M reg{{"word", 0},
+          {"tid", offsetof(OmpRegionRecord, tid)},
+          {"tstamp_ns", offsetof(OmpRegionRecord, tstamp_ns)},
+          {"stack_id", offsetof(OmpRegionRecord, stack_id)},
+          {"duration_ns", offsetof(OmpRegionRecord, duration_ns)},
+          {"region_id", offsetof(OmpRegionRecord, region_id)},
+          {"parent_id", offsetof(OmpRegionRecord, parent_id)},
+          {"nthreads", offsetof(OmpRegionRecord, nthreads)},
+          {"runtime", offsetof(OmpRegionRecord, runtime)}};
+    EXPECT_EQ(descriptor_offsets(region.c_str()), reg);
+  }
+  EXPECT_EQ(descriptor_offsets(kLegacyClockDescriptor),
             (M{{"word", 0},
                {"tid", offsetof(ClockSampleRecord, tid)},
                {"tstamp_ns", offsetof(ClockSampleRecord, tstamp_ns)},

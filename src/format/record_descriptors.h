@@ -8,7 +8,17 @@ namespace erkit::format {
 
 inline constexpr const char* kStackDescriptor =
     "1 stack 0 word:u32@0 nframes:u32@4 id:u64@8 pcs:u64[]@16\n";
+// The profile of an OpenMP program also holds clock samples with their OpenMP state and the
+// parallel regions (docs/openmp.md).
 inline constexpr const char* kClockDescriptor =
+    "2 clock_sample 88 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
+    "flags:u32@28 ns:u64[7]@32\n"
+    "40 clock_sample_omp 104 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
+    "flags:u32@28 ns:u64[7]@32 omp_state:u32@88 fork_stack_id:u64@96\n"
+    "41 omp_region 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 duration_ns:u64@24 "
+    "region_id:u64@32 parent_id:u64@40 nthreads:u32@48 runtime:u32@52\n";
+// The profile layout before the OpenMP records; readers still accept it.
+inline constexpr const char* kLegacyClockDescriptor =
     "2 clock_sample 88 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
     "flags:u32@28 ns:u64[7]@32\n";
 inline constexpr const char* kOverviewDescriptor =
@@ -33,7 +43,10 @@ inline constexpr const char* kSyncDescriptor =
 inline constexpr const char* kIoDescriptor =
     "6 io_event 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 op:u32@24 fd:i32@28 "
     "duration_ns:u64@32 bytes:i64@40 file_id:u32@48\n";
-inline constexpr const char* kHwcDescriptor = "7 hwc_event 0 reserved\n";
+inline constexpr const char* kHwcDescriptor =
+    "7 hwc_event 208 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 counter:u32@24 "
+    "flags:u32@28 value:u64@32 pc:u64@40 vaddr:u64@48 paddr:u64@56 addr_source:u32@64 cpu:i32@68 "
+    "regs:u64[17]@72\n";
 inline constexpr const char* kMpiDescriptor =
     "13 mpi_event 72 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 function:u32@24 "
     "comm_size:i32@28 duration_ns:u64@32 peer:i32@40 tag:i32@44 sends:u32@48 receives:u32@52 "
@@ -61,16 +74,22 @@ inline bool descriptor_accepted(DataKind k, const char* desc, size_t len) {
     size_t n = __builtin_strlen(want);
     return n == len && __builtin_memcmp(want, desc, n) == 0;
   };
-  return same(record_descriptor_text(k)) || (k == DataKind::kHeap && same(kLegacyHeapDescriptor));
+  return same(record_descriptor_text(k)) || (k == DataKind::kHeap && same(kLegacyHeapDescriptor)) ||
+         (k == DataKind::kProfile && same(kLegacyClockDescriptor));
 }
 
 static_assert(offsetof(ClockSampleRecord, ns) == 32);
+static_assert(offsetof(ClockSampleOmpRecord, omp_state) == 88);
+static_assert(offsetof(ClockSampleOmpRecord, fork_stack_id) == 96);
+static_assert(offsetof(OmpRegionRecord, nthreads) == 48);
 static_assert(sizeof(OverviewSampleRecord) == 184);
 static_assert(offsetof(OverviewSampleRecord, label) == 120);
 static_assert(offsetof(HeapReallocRecord, duration_ns) == 24);
 static_assert(sizeof(SyncEventRecord) == 48);
 static_assert(sizeof(IoEventRecord) == 56);
 static_assert(sizeof(MpiEventRecord) == 72);
+static_assert(sizeof(HwcEventRecord) == 208);
+static_assert(offsetof(HwcEventRecord, regs) == 72);
 static_assert(offsetof(MpiEventRecord, bytes_received) == 64);
 
 }  // namespace erkit::format

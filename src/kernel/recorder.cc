@@ -234,50 +234,48 @@ void Recorder::start() {
     for (auto& ev : *v) ev->enable();
 }
 
-void Recorder::record_cpu_sample(const PerfSample& s) {
+// The kernel's call chain (or the sampled PC alone), cut at the format's stack limit with the
+// truncation marker as its outermost frame.
+void Recorder::take_callchain(const PerfSample& s) {
   pcs_ = s.callchain;
   if (pcs_.empty()) pcs_.push_back(s.ip);
   if (pcs_.size() > format::kMaxStackFrames) {
     pcs_.resize(format::kMaxStackFrames);
     pcs_.back() = format::kTruncatedMarkerPc;
   }
+}
+
+void Recorder::write_sample(const PerfSample& s, uint32_t flags, int microstate) {
   format::ClockSampleRecord r{};
   r.tid = s.tid;
   r.tstamp_ns = rel(s.time);
   r.stack_id = w_->stack(pcs_);
   r.cpu = int32_t(s.cpu);
-  r.flags = format::kClockFlagKernel;
-  r.ns[format::kMsSystem] = s.period;
+  r.flags = flags;
+  r.ns[microstate] = s.period;
   w_->clock_sample(r);
+}
+
+void Recorder::record_cpu_sample(const PerfSample& s) {
+  take_callchain(s);
+  write_sample(s, format::kClockFlagKernel, format::kMsSystem);
   ++samples_;
   if (s.tid && !task_pid_.count(s.tid)) {
     uint32_t pid = is_kernel_thread(s.tid) ? 0 : s.pid;
     task_pid_[s.tid] = pid;
     std::string c = comm_of(s.pid, s.tid);
-    w_->log_line(fmt::format("{} task tid={} pid={} comm={}", r.tstamp_ns, s.tid, pid, common::quote_value(c)));
+    w_->log_line(fmt::format("{} task tid={} pid={} comm={}", rel(s.time), s.tid, pid, common::quote_value(c)));
   }
 }
 
 void Recorder::record_thread_sample(const PerfSample& s) {
   bool user = (s.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER;
-  if (user) {
+  if (user)
     pcs_.assign(1, format::kKernelUserModePc);
-  } else {
-    pcs_ = s.callchain;
-    if (pcs_.empty()) pcs_.push_back(s.ip);
-    if (pcs_.size() > format::kMaxStackFrames) {
-      pcs_.resize(format::kMaxStackFrames);
-      pcs_.back() = format::kTruncatedMarkerPc;
-    }
-  }
-  format::ClockSampleRecord r{};
-  r.tid = s.tid;
-  r.tstamp_ns = rel(s.time);
-  r.stack_id = w_->stack(pcs_);
-  r.cpu = int32_t(s.cpu);
-  r.flags = format::kClockFlagKernel | format::kClockFlagKernelThread;
-  r.ns[user ? format::kMsUser : format::kMsSystem] = s.period;
-  w_->clock_sample(r);
+  else
+    take_callchain(s);
+  write_sample(s, format::kClockFlagKernel | format::kClockFlagKernelThread,
+               user ? format::kMsUser : format::kMsSystem);
 }
 
 void Recorder::poll() {

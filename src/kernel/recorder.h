@@ -49,6 +49,8 @@ class Recorder {
   uint64_t start_monotonic_ns() const { return start_ns_; }
 
  private:
+  void take_callchain(const PerfSample& s);
+  void write_sample(const PerfSample& s, uint32_t flags, int microstate);
   void record_cpu_sample(const PerfSample& s);
   void record_thread_sample(const PerfSample& s);
   void write_symbols();

@@ -10,6 +10,24 @@
 namespace erkit::model {
 namespace {
 
+}  // namespace
+
+uint32_t omp_metric(uint32_t state) {
+  switch (state) {
+    case format::kOmpNone: case format::kOmpWork: return kOmpWork;
+    case format::kOmpOverhead: return kOmpOver;
+    default: return kOmpWait;
+  }
+}
+
+bool has_omp_samples(const reader::Experiment& e) {
+  for (const auto& s : e.clock)
+    if (s.omp_state) return true;
+  return !e.omp_regions.empty();
+}
+
+namespace {
+
 void clock_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
   EventRecord ev;
   ModeSplitter modes;  // User and System time to the code that ran in each mode
@@ -30,12 +48,17 @@ void clock_events(const reader::Experiment& e, const std::function<void(const Ev
     if (main_thread) m.values[kWall] = int64_t(share.ns);
     fn(m);
   };
+  // An OpenMP program: every sample is in one of OMP Work, Wait, Overhead (samples before the
+  // runtime started are serial work).
+  bool omp = has_omp_samples(e);
   for (const auto& s : e.clock) {
     std::memset(ev.values, 0, sizeof ev.values);
     ev.tstamp_ns = s.tstamp_ns;
     ev.stack_id = s.stack_id;
     ev.tid = s.tid;
     ev.cpu = s.cpu;
+    ev.omp_state = 0;
+    ev.omp_fork_stack = 0;
     if (s.flags & format::kClockFlagKernel) {  // er_kernel: KCPU Cycles, or Kthr Time of a -T thread
       int64_t ns = 0;
       for (uint32_t m = 0; m < format::kMsCount; ++m) ns += int64_t(s.ns[m]);
@@ -56,7 +79,11 @@ void clock_events(const reader::Experiment& e, const std::function<void(const Ev
     }
     ev.values[kTotal] = total;
     if (s.flags & format::kClockFlagMainThread) ev.values[kWall] = total;
-    if (total != 0) fn(ev);
+    ev.omp_state = s.omp_state;
+    ev.omp_fork_stack = s.omp_fork_stack;
+    ev.blocked = (s.flags & format::kClockFlagBlockedSample) != 0;
+    if (omp) ev.values[omp_metric(s.omp_state)] = total;  // refined by Profile (openmp_view.h)
+    if (total != 0 || !split_modes) fn(ev);
     for (const auto& share : moved) emit_share(share, (s.flags & format::kClockFlagMainThread) != 0);
     if (s.flags & format::kClockFlagMainThread) main_tid = s.tid;
   }
@@ -142,6 +169,29 @@ void mpi_events(const reader::Experiment& e, const std::function<void(const Even
   }
 }
 
+// collect -h: each overflow (and lost overflows) at its stack, under the counter's metric.
+// Records with no stack (counts since the last overflow at a thread's end) are not attributed.
+void hwc_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
+  std::vector<uint32_t> metric_of;
+  for (const auto& c : e.log.hwc_counters) {
+    auto it = c.find("name");
+    uint32_t m = it == c.end() ? kMetricCount : metric_index(it->second);
+    metric_of.push_back(m < kMetricCount && metric_def(m).source == MetricSource::Hwc ? m : kMetricCount);
+  }
+  EventRecord ev;
+  for (const auto& h : e.hwc) {
+    if (h.counter >= metric_of.size() || metric_of[h.counter] == kMetricCount || h.stack_id == format::kNoStackId)
+      continue;
+    std::memset(ev.values, 0, sizeof ev.values);
+    ev.tstamp_ns = h.tstamp_ns;
+    ev.stack_id = h.stack_id;
+    ev.tid = h.tid;
+    ev.cpu = h.cpu;
+    ev.values[metric_of[h.counter]] = int64_t(h.value);
+    fn(ev);
+  }
+}
+
 }  // namespace
 
 void for_each_event(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
@@ -150,6 +200,7 @@ void for_each_event(const reader::Experiment& e, const std::function<void(const 
   sync_events(e, fn);
   io_events(e, fn);
   mpi_events(e, fn);
+  hwc_events(e, fn);
 }
 
 }  // namespace erkit::model

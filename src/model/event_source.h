@@ -16,7 +16,15 @@ struct EventRecord {
   uint32_t tid;
   int32_t cpu;
   int64_t values[kMetricCount];
+  uint32_t omp_state = 0;       // format::OmpState of a clock sample of an OpenMP program
+  uint64_t omp_fork_stack = 0;  // its region's fork point
+  bool blocked = false;         // a clock sample taken while the thread was off the CPU
 };
+
+// The OMP metric (kOmpWork, kOmpWait, kOmpOver) of an OpenMP state.
+uint32_t omp_metric(uint32_t state);
+// Whether the experiment recorded OpenMP states or regions.
+bool has_omp_samples(const reader::Experiment& e);
 
 void for_each_event(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn);
 

@@ -11,7 +11,8 @@ namespace erkit::model {
 enum class MetricUnit : uint8_t { Nanoseconds, Bytes, Count };
 // Mpi: MPI tracing; Kernel: er_kernel's clock profile (KCPU Cycles); KernelThread: its -T
 // threads (Kthr Time).
-enum class MetricSource : uint8_t { Clock, Heap, Sync, Io, Hwc, Mpi, Kernel, KernelThread };
+// Omp: clock samples of an OpenMP program (OMP Work / Wait / Overhead, docs/openmp.md).
+enum class MetricSource : uint8_t { Clock, Heap, Sync, Io, Hwc, Mpi, Kernel, KernelThread, Omp };
 
 struct MetricDef {
   std::string name;     // er_print keyword: user, system, ...
@@ -29,6 +30,10 @@ enum MetricIndex : uint32_t {
   kIoTime, kIoReadBytes, kIoWriteBytes, kIoReadCount, kIoWriteCount, kIoOtherCount,
   kMpiTime, kMpiSend, kMpiBytesSent, kMpiReceive, kMpiBytesRecv, kMpiOther,
   kKcycles, kKthr,
+  // Hardware-counter profiling (collect -h, seed-spec §2.2): one metric per counter erkit knows
+  // by name (collect/hwc_events.cc), named as the counter: event counts.
+  kHwcFirst, kHwcLast = kHwcFirst + 27,
+  kOmpWork, kOmpWait, kOmpOver,
   kMetricCount
 };
 

@@ -18,6 +18,18 @@ namespace {
 uint64_t event_count(const reader::Experiment& e) { return e.clock.size() + e.heap.size() + e.sync.size() + e.io.size(); }
 }  // namespace
 
+void Profile::set_view_mode(ViewMode m) {
+  if (m == view_mode_) return;
+  view_mode_ = m;
+  view_stacks_.clear();
+  computed_ = edges_computed_ = false;
+  // Java stacks are split by the resolver itself (model/viewmode/java_*): resolve them again.
+  if (m == resolver_->view_mode()) return;
+  resolver_->set_view_mode(m);
+  for (uint32_t x = 0; x < exps_.size(); ++x)
+    for_each_event(exps_[x], [&](const EventRecord& ev) { resolver_->resolve(x, exps_[x], ev.stack_id, ev.tstamp_ns); });
+}
+
 uint32_t Profile::add_experiment(reader::Experiment e) {
   exps_.push_back(std::move(e));
   computed_ = edges_computed_ = false;
@@ -128,8 +140,14 @@ void Profile::set_event_filter(EventPredicate pred, bool needs_stack_funcs) {
 }
 
 std::vector<uint32_t> Profile::available_metrics() const {
-  bool clock = false, heap = false, sync = false, io = false, mpi = false, kernel = false, kthr = false;
+  bool omp = false, clock = false, heap = false, sync = false, io = false, mpi = false, kernel = false, kthr = false;
+  std::vector<bool> hwc(kMetricCount, false);  // the counters recorded (collect -h)
   for (const auto& e : exps_) {
+    for (const auto& c : e.log.hwc_counters)
+      if (auto it = c.find("name"); it != c.end()) {
+        uint32_t m = metric_index(it->second);
+        if (m < kMetricCount) hwc[m] = true;
+      }
     if (e.log.kernel) {  // er_kernel: its own metrics instead of the user microstates
       kernel = true;
       kthr |= e.log.kernel_threads;
@@ -141,6 +159,7 @@ std::vector<uint32_t> Profile::available_metrics() const {
     sync |= !e.sync.empty();
     io |= !e.io.empty();
     mpi |= !e.mpi.empty();
+    omp |= has_omp_samples(e);
   }
   std::vector<uint32_t> out;
   for (uint32_t i = 0; i < kMetricCount; ++i) {
@@ -150,9 +169,10 @@ std::vector<uint32_t> Profile::available_metrics() const {
       case MetricSource::Sync: if (sync) out.push_back(i); break;
       case MetricSource::Io: if (io) out.push_back(i); break;
       case MetricSource::Mpi: if (mpi) out.push_back(i); break;
-      case MetricSource::Hwc: break;
+      case MetricSource::Hwc: if (hwc[i]) out.push_back(i); break;
       case MetricSource::Kernel: if (kernel) out.push_back(i); break;
       case MetricSource::KernelThread: if (kthr) out.push_back(i); break;
+      case MetricSource::Omp: if (omp) out.push_back(i); break;
     }
   }
   return out;
@@ -170,40 +190,81 @@ uint32_t Profile::sample_at(uint32_t exp, uint64_t t) const {
   return uint32_t(it - s.begin()) + 1;
 }
 
+bool Profile::keeps(uint32_t x, const EventRecord& ev, const ResolvedStack& rs) const {
+  if (!pred_) return true;
+  const reader::Experiment& e = exps_[x];
+  filter::EventView v;
+  v.expid = x + 1;
+  v.pid = uint32_t(e.log.pid);
+  v.rank = e.log.mpi_rank;
+  v.thrid = thread_number(x, ev.tid);
+  v.lwpid = ev.tid;
+  if (e.log.kernel) {  // seed Table 5-1: LWP is the process id, Thread the kernel thread id
+    auto tp = e.log.task_pid.find(ev.tid);
+    v.pid = tp == e.log.task_pid.end() ? 0 : tp->second;
+    v.lwpid = v.pid;
+    v.thrid = ev.tid;
+  }
+  v.cpuid = ev.cpu;
+  v.tstamp_ns = ev.tstamp_ns;
+  v.sample = sample_at(x, ev.tstamp_ns);
+  if (pred_needs_stack_) v.stack_funcs = rs.funcs;
+  return pred_(v);
+}
+
+bool Profile::selected(uint32_t exp, uint32_t tid, int32_t cpu, uint64_t tstamp_ns, uint64_t stack_id) {
+  if (!pred_) return true;
+  EventRecord ev{};
+  ev.tstamp_ns = tstamp_ns;
+  ev.stack_id = stack_id;
+  ev.tid = tid;
+  ev.cpu = cpu;
+  return keeps(exp, ev, resolver_->resolve(exp, exps_[exp], stack_id, tstamp_ns));
+}
+
 void Profile::compute() {
   if (computed_) return;
   aggs_.clear();
   std::unordered_map<uint64_t, uint32_t> index;  // (exp, stack id) -> aggs_ slot
+  std::unordered_map<uint64_t, uint32_t> view_index;  // view-mode stack (address) -> aggs_ slot
   uint64_t total = 0;
   for (const auto& e : exps_) total += event_count(e);
   common::Progress progress("aggregating", exps_.size() == 1 ? exps_[0].path : fmt::format("{} experiments", exps_.size()),
                             total);
   for (uint32_t x = 0; x < exps_.size(); ++x) {
     const reader::Experiment& e = exps_[x];
-    for_each_event(e, [&](const EventRecord& ev) {
+    for_each_event(e, [&](const EventRecord& machine_ev) {
       progress.tick();
-      const ResolvedStack& rs = resolver_->resolve(x, e, ev.stack_id, ev.tstamp_ns);
-      if (pred_) {
-        filter::EventView v;
-        v.expid = x + 1;
-        v.pid = uint32_t(e.log.pid);
-        v.rank = e.log.mpi_rank;
-        v.thrid = thread_number(x, ev.tid);
-        v.lwpid = ev.tid;
-        if (e.log.kernel) {  // seed Table 5-1: LWP is the process id, Thread the kernel thread id
-          auto tp = e.log.task_pid.find(ev.tid);
-          v.pid = tp == e.log.task_pid.end() ? 0 : tp->second;
-          v.lwpid = v.pid;
-          v.thrid = ev.tid;
+      const ResolvedStack* rsp = &resolver_->resolve(x, e, machine_ev.stack_id, machine_ev.tstamp_ns);
+      EventRecord omp_ev;
+      const EventRecord* evp = &machine_ev;
+      uint64_t view_key = 0;
+      if (machine_ev.omp_state) {  // an OpenMP sample: its state and, but in machine mode, its view stack
+        if (!omp_view_) omp_view_ = std::make_unique<viewmode::OpenMpView>(funcs_, *resolver_);
+        omp_ev = machine_ev;
+        evp = &omp_ev;
+        uint32_t st = omp_view_->effective_state(*rsp, machine_ev.omp_state, machine_ev.blocked);
+        for (uint32_t m : {kOmpWork, kOmpWait, kOmpOver}) omp_ev.values[m] = 0;
+        omp_ev.values[omp_metric(st)] = machine_ev.values[kTotal];
+        if (view_mode_ != ViewMode::kMachine) {
+          auto k = std::make_tuple(x, machine_ev.stack_id, st, machine_ev.omp_fork_stack);
+          auto [vit, fresh] = view_stacks_.try_emplace(k);
+          if (fresh) {
+            const ResolvedStack* fork = machine_ev.omp_fork_stack
+                                            ? &resolver_->resolve(x, e, machine_ev.omp_fork_stack, machine_ev.tstamp_ns)
+                                            : nullptr;
+            vit->second = std::make_unique<ResolvedStack>(omp_view_->transform(*rsp, st, fork, view_mode_));
+          }
+          rsp = vit->second.get();
+          view_key = reinterpret_cast<uintptr_t>(rsp);
         }
-        v.cpuid = ev.cpu;
-        v.tstamp_ns = ev.tstamp_ns;
-        v.sample = sample_at(x, ev.tstamp_ns);
-        if (pred_needs_stack_) v.stack_funcs = rs.funcs;
-        if (!pred_(v)) return;
       }
+      const EventRecord& ev = *evp;
+      const ResolvedStack& rs = *rsp;
+      if (!keeps(x, ev, rs)) return;
       uint64_t key = (uint64_t(x) << 56) ^ ev.stack_id;
-      auto [it, inserted] = index.try_emplace(key, uint32_t(aggs_.size()));
+      auto [it, inserted] = view_key ? view_index.try_emplace(view_key, uint32_t(aggs_.size()))
+                                     : index.try_emplace(key, uint32_t(aggs_.size()));
       if (inserted) {
         StackAggregate a{x, &rs, {}, {}};
         aggs_.push_back(std::move(a));
@@ -387,5 +448,6 @@ std::vector<FuncId> Profile::functions_with_data() {
   }
   return out;
 }
+
 
 }  // namespace erkit::model

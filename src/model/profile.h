@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <tuple>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -14,6 +16,7 @@
 #include "model/function_table.h"
 #include "model/metric_defs.h"
 #include "model/stack_resolver.h"
+#include "model/viewmode/openmp_view.h"
 #include "reader/experiment.h"
 
 namespace erkit::filter {
@@ -21,6 +24,8 @@ struct EventView;
 }
 
 namespace erkit::model {
+
+struct EventRecord;
 
 // One distinct (experiment, stack) with its summed metric values.
 struct StackAggregate {
@@ -68,8 +73,19 @@ class Profile {
   uint32_t add_experiment(reader::Experiment e);
   const std::vector<reader::Experiment>& experiments() const { return exps_; }
 
+  // View mode (er_print viewmode, seed-spec §6.9-6.10): how Java stacks (model/viewmode/java_*,
+  // resolved again) and OpenMP samples' stacks (model/viewmode/openmp_view.h) are shown.
+  // Invalidates results.
+  void set_view_mode(ViewMode m);
+
   // Events for which pred returns false are left out (null: keep all). Invalidates results.
   void set_event_filter(EventPredicate pred, bool needs_stack_funcs);
+
+  // Whether an event of experiment exp (0-based) passes the event filter and the selections
+  // (experiments, samples, threads, LWPs, CPUs). The one test every report applies, whatever
+  // the event kind: the aggregates behind the function list and the per-record summaries of
+  // model/trace_summaries.h alike. cpu -1: the event kind records none.
+  bool selected(uint32_t exp, uint32_t tid, int32_t cpu, uint64_t tstamp_ns, uint64_t stack_id);
 
   // Metrics that have data in the loaded experiments.
   std::vector<uint32_t> available_metrics() const;
@@ -104,10 +120,12 @@ class Profile {
   FuncId object_function(ObjId o);
   // Objects that have functions in the loaded experiments, in load order.
   std::vector<ObjId> objects_in_load_order() const;
+  ViewMode view_mode() const { return view_mode_; }
 
  private:
   void compute();
   void compute_edges();
+  bool keeps(uint32_t x, const EventRecord& ev, const ResolvedStack& rs) const;
 
   std::vector<reader::Experiment> exps_;
   FunctionTable funcs_;
@@ -133,6 +151,10 @@ class Profile {
   std::vector<std::vector<int32_t>> cpus_;
   std::vector<bool> collapsed_;                     // by ObjId
   bool inline_frames_ = false;
+  ViewMode view_mode_ = ViewMode::kUser;
+  std::unique_ptr<viewmode::OpenMpView> omp_view_;
+  // Stacks as the view mode shows them, by (experiment, stack, state, fork stack).
+  std::map<std::tuple<uint32_t, uint64_t, uint32_t, uint64_t>, std::unique_ptr<ResolvedStack>> view_stacks_;
   std::unordered_map<ObjId, FuncId> object_funcs_;  // collapsed object -> pseudo-function
 };
 

@@ -134,9 +134,13 @@ StackResolver::PcResult StackResolver::symbolise(const reader::LoadObject& lo, u
 
 // Code the program generated (collector_func_load) or a JIT named in its perf map: one
 // pseudo load object per kind, the function's name as given, its line table if it has one.
-StackResolver::PcResult StackResolver::dynamic_function(const reader::DynamicFunction& df, uint64_t pc) {
+StackResolver::PcResult StackResolver::dynamic_function(const reader::DynamicFunction& df, uint64_t pc, bool java) {
   PcResult r;
-  ObjId obj = funcs_.intern_object(df.from_jit_map ? "<JIT-compiled code>" : "<dynamic functions>", "");
+  // A JVM's compiled methods belong with the methods themselves (viewmode/java_stack.cc).
+  const char* kind = df.from_jit_map                      ? "<JIT-compiled code>"
+                     : java && !df.name.starts_with('<') ? "<JAVA_CLASSES>"
+                                                          : "<dynamic functions>";
+  ObjId obj = funcs_.intern_object(kind, "");
   FunctionEntry fe;
   fe.name = df.name;
   fe.short_name = df.name;
@@ -168,7 +172,7 @@ const StackResolver::PcResult& StackResolver::resolve_pc(uint32_t exp, const rea
     fe.pseudo = true;
     r.frames.push_back({funcs_.intern_named(std::move(fe)), 0, 0});
   } else if (const reader::DynamicFunction* df = e.dynamic_at(pc, t)) {
-    r = dynamic_function(*df, pc);
+    r = dynamic_function(*df, pc, java_experiment(exp, e));
   } else if (const reader::LoadObject* lo = e.object_at(pc, t)) {
     if (!leaf && is_collector_object(lo->path)) {
       // The collector's own frames (thread trampoline) are not the program's.
@@ -237,9 +241,17 @@ const ResolvedStack& StackResolver::resolve(uint32_t exp, const reader::Experime
     rs.frames.push_back({funcs_.unknown(), 0, 0});
   } else {
     const auto& pcs = sit->second;
-    for (size_t i = 0; i < pcs.size(); ++i) {
+    // A JVM's stack: machine frames, kJavaMarkerPc, Java frames (viewmode/java_stack.cc).
+    size_t nmachine = size_t(std::find(pcs.begin(), pcs.end(), format::kJavaMarkerPc) - pcs.begin());
+    for (size_t i = 0; i < nmachine; ++i) {
       const PcResult& pr = resolve_pc(exp, e, pcs[i], i == 0, tstamp_ns);
       rs.frames.insert(rs.frames.end(), pr.frames.begin(), pr.frames.end());
+    }
+    if (nmachine < pcs.size() || (mode_ != ViewMode::kMachine && java_experiment(exp, e))) {
+      std::vector<FrameRef> machine = std::move(rs.frames);
+      rs.frames.clear();
+      bool marked = nmachine < pcs.size();
+      java_stack(exp, e, std::move(machine), pcs.data() + nmachine + marked, pcs.size() - nmachine - marked, rs);
     }
     if (rs.frames.empty()) rs.frames.push_back({funcs_.unknown(), 0, 0});
   }

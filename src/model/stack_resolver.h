@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/function_table.h"
+#include "model/viewmode/java_info.h"
 #include "reader/experiment.h"
 #include "symbols/symbols.h"
 
@@ -45,6 +46,11 @@ class StackResolver {
   // Profile), or nullptr. For per-event exports that walk events after aggregation.
   const ResolvedStack* find(uint32_t exp, uint64_t stack_id) const;
 
+  // Java and OpenMP presentation (seed-spec §6.9): stacks resolved from here on follow `m`
+  // (stacks already resolved are forgotten). Non-Java stacks are the same in every mode.
+  void set_view_mode(ViewMode m);
+  ViewMode view_mode() const { return mode_; }
+
   const std::vector<PcEntry>& pcs() const { return pcs_; }
   const std::vector<LineEntry>& lines() const { return lines_; }
   const std::vector<std::string>& files() const { return files_; }
@@ -57,7 +63,7 @@ class StackResolver {
   };
   const PcResult& resolve_pc(uint32_t exp, const reader::Experiment& e, uint64_t pc, bool leaf, uint64_t t);
   PcResult symbolise(const reader::LoadObject& lo, uint64_t pc, bool leaf);
-  PcResult dynamic_function(const reader::DynamicFunction& df, uint64_t pc);
+  PcResult dynamic_function(const reader::DynamicFunction& df, uint64_t pc, bool java);
   uint32_t intern_pc(ObjId obj, uint64_t vaddr, FuncId func);
   uint32_t intern_line(const std::string& file, uint32_t line);
   FuncId static_function(ObjId obj, const symbols::ObjectSymbols* syms, uint64_t vaddr);
@@ -66,7 +72,20 @@ class StackResolver {
   static constexpr FuncId kNoRealFunction = UINT32_MAX;
   FuncId real_function(const reader::Experiment& e, const std::string& name);
 
+  // Java stacks (viewmode/java_stack.cc).
+  enum class CodeKind { kJvm, kGenerated, kNative };
+  CodeKind code_kind(const FrameRef& f) const;
+  FuncId java_pseudo(const char* name);
+  const JavaInfo& java_info(uint32_t exp, const reader::Experiment& e);
+  bool java_experiment(uint32_t exp, const reader::Experiment& e) { return java_info(exp, e).present; }
+  FrameRef java_frame(const JavaInfo& info, uint64_t word, bool compiled);
+  void java_stack(uint32_t exp, const reader::Experiment& e, std::vector<FrameRef> machine, const uint64_t* words,
+                  size_t n, ResolvedStack& rs);
+
   FunctionTable& funcs_;
+  ViewMode mode_ = ViewMode::kUser;
+  std::unordered_map<uint32_t, JavaInfo> java_;             // by experiment index
+  std::unordered_map<std::string, uint64_t> java_addr_;     // Java method -> its pseudo-address range
   symbols::SymbolCache& cache_;
   std::unordered_map<uint64_t, ResolvedStack> stacks_;   // key: exp << 56 ^ id
   std::unordered_map<uint64_t, PcResult> pc_cache_;      // key: (exp, pc, leaf)

@@ -12,6 +12,7 @@
 #include "common/progress.h"
 #include "common/text_escape.h"
 #include "reader/archive.h"
+#include "reader/gprofng_experiment.h"
 #include "reader/data_file.h"
 #include "reader/lifecycle.h"
 #include "reader/record_bounds.h"
@@ -92,6 +93,12 @@ void read_log(Experiment& e) {
       l.target = ev->get("target");
       l.args = ev->get("args");
       l.cwd = ev->get("cwd");
+    } else if (n == "hwc") {
+      auto idx = ev->get_int("index").value_or(-1);
+      if (idx >= 0 && idx < 64) {
+        if (l.hwc_counters.size() <= size_t(idx)) l.hwc_counters.resize(size_t(idx) + 1);
+        l.hwc_counters[size_t(idx)] = ev->fields;
+      }
     } else if (n == "setting") {
       l.settings[ev->get("name")] = ev->fields;
       if (ev->get("name") == "clock") l.clock_interval_ns = uint64_t(ev->get_int("interval_ns").value_or(0));
@@ -297,6 +304,24 @@ void read_data(Experiment& e) {
           e.clock.push_back(s);
           return;
         }
+        case format::kRecClockSampleOmp: {
+          format::ClockSampleOmpRecord r;
+          if (!copy_record(p, size, &r)) { ++bad; return; }
+          bool ok = r.omp_state < format::kOmpStateCount;
+          for (uint64_t ns : r.ns) ok = ok && ns <= kMaxPlausible;
+          if (!ok) { ++implausible; return; }
+          ClockSample s{r.tstamp_ns, r.stack_id, r.tid, r.cpu, r.flags, {}, r.omp_state, r.fork_stack_id};
+          std::memcpy(s.ns, r.ns, sizeof s.ns);
+          e.clock.push_back(s);
+          return;
+        }
+        case format::kRecOmpRegion: {
+          format::OmpRegionRecord r;
+          if (!copy_record(p, size, &r)) ++bad;
+          else if (r.duration_ns > kMaxPlausible) ++implausible;
+          else e.omp_regions.push_back(r);
+          return;
+        }
         case format::kRecOverviewSample: {
           OverviewSample s;
           if (!copy_record(p, size, &s.rec)) { ++bad; return; }
@@ -329,6 +354,12 @@ void read_data(Experiment& e) {
           else e.io.push_back(r);
           return;
         }
+        case format::kRecHwcEvent: {
+          format::HwcEventRecord r;
+          if (!copy_record(p, size, &r)) ++bad;
+          else e.hwc.push_back(r);
+          return;
+        }
         case format::kRecMpiEvent: {
           format::MpiEventRecord r;
           if (!copy_record(p, size, &r)) ++bad;
@@ -359,6 +390,7 @@ void read_data(Experiment& e) {
   for (const auto& r : e.sync) count(r.stack_id);
   for (const auto& r : e.io) count(r.stack_id);
   for (const auto& r : e.mpi) count(r.stack_id);
+  for (const auto& r : e.hwc) count(r.stack_id);
   if (orphans)
     e.problems.push_back({format::kDataFileNames[uint32_t(format::DataKind::kStacks)],
                           fmt::format("{} of {} events refer to call stacks missing from the file; "
@@ -369,6 +401,7 @@ void read_data(Experiment& e) {
   std::stable_sort(e.heap.begin(), e.heap.end(), by_time);
   std::stable_sort(e.sync.begin(), e.sync.end(), by_time);
   std::stable_sort(e.io.begin(), e.io.end(), by_time);
+  std::stable_sort(e.omp_regions.begin(), e.omp_regions.end(), by_time);
   std::stable_sort(e.samples.begin(), e.samples.end(),
                    [](const OverviewSample& a, const OverviewSample& b) { return a.rec.tstamp_ns < b.rec.tstamp_ns; });
 }
@@ -412,6 +445,7 @@ OpenResult open_experiment(const std::string& path_in) {
   if (access(path.c_str(), R_OK | X_OK) != 0 && errno == EACCES)
     return {std::nullopt, fmt::format("{}: cannot be read: permission denied (the experiment directory is mode {:03o})",
                                       path, st.st_mode & 07777)};
+  if (is_gprofng_experiment(path)) return open_gprofng_experiment(path);  // read-only import
   if (!is_experiment_dir(path))
     return {std::nullopt, fmt::format("{}: not an experiment (no '{}' file)", path, format::kLogFile)};
   Experiment e;

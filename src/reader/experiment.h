@@ -108,6 +108,9 @@ struct RunLog {
   bool kernel_threads = false;
   std::map<uint32_t, uint32_t> task_pid;
   std::map<uint32_t, std::string> task_comm;
+  // collect -h: one entry per counter ("hwc" events: index, name, perf, description, interval,
+  // unit, memory, dataspace), in -h order: HwcEventRecord::counter indexes it.
+  std::vector<std::map<std::string, std::string>> hwc_counters;
 };
 
 struct ClockSample {
@@ -117,6 +120,8 @@ struct ClockSample {
   int32_t cpu;
   uint32_t flags;
   uint64_t ns[format::kMsCount];
+  uint32_t omp_state = 0;       // format::OmpState (kRecClockSampleOmp), 0 = none
+  uint64_t omp_fork_stack = 0;  // the fork point of the sample's parallel region
 };
 
 struct OverviewSample {
@@ -140,6 +145,8 @@ struct Experiment {
   std::vector<format::SyncEventRecord> sync;
   std::vector<format::IoEventRecord> io;
   std::vector<format::MpiEventRecord> mpi;
+  std::vector<format::HwcEventRecord> hwc;  // counter overflows and dataspace records
+  std::vector<format::OmpRegionRecord> omp_regions;  // OpenMP parallel regions (docs/openmp.md)
   std::vector<std::string> notes;
   std::vector<std::string> descendants;  // paths of _*.er subdirectories
   std::vector<DynamicFunction> dynamic_functions;

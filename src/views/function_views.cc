@@ -44,22 +44,7 @@ json::Value sort_json(const SortSpec& s) {
   return v.set("reverse", s.reverse);
 }
 
-int64_t function_value(model::Profile& p, FuncId f, char flavor, uint32_t m) {
-  const auto& fm = p.function_metrics();
-  return flavor == 'i' ? fm.incl[f][m] : fm.excl[f][m];
-}
-
 namespace {
-
-template <typename Key>
-void sort_by(std::vector<FuncId>& v, const SortSpec& s, Key key, const model::FunctionTable& ft) {
-  std::stable_sort(v.begin(), v.end(), [&](FuncId a, FuncId b) {
-    if (s.flavor == 0) return s.reverse ? ft.at(b).name < ft.at(a).name : ft.at(a).name < ft.at(b).name;
-    int64_t ka = key(a), kb = key(b);
-    if (ka != kb) return s.reverse ? ka < kb : ka > kb;
-    return ft.at(a).name < ft.at(b).name;
-  });
-}
 
 TextTable function_table(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
                          const NameOptions& names) {
@@ -135,16 +120,6 @@ TextTable panel_table(model::Profile& p, FuncId f, const std::vector<ViewColumn>
 }
 
 }  // namespace
-
-std::vector<FuncId> sorted_functions(model::Profile& p, const SortSpec& sort, size_t limit) {
-  std::vector<FuncId> v = p.functions_with_data();
-  FuncId total = p.functions().total();
-  v.erase(std::remove(v.begin(), v.end(), total), v.end());
-  sort_by(v, sort, [&](FuncId f) { return function_value(p, f, sort.flavor, sort.metric); }, p.functions());
-  v.insert(v.begin(), total);
-  if (limit && v.size() > limit) v.resize(limit);
-  return v;
-}
 
 std::string render_function_list(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                  size_t limit, const NameOptions& names) {

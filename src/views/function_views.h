@@ -7,16 +7,14 @@
 #include <vector>
 
 #include "model/profile.h"
+#include "model/query.h"
 #include "views/json.h"
 #include "views/table.h"
 
 namespace erkit::views {
 
-struct SortSpec {
-  char flavor = 'e';      // 'e', 'i', 'a'; 0 = by name
-  uint32_t metric = model::kUser;
-  bool reverse = false;
-};
+// Sort keys, the function order and values are the model's (model/query.h).
+using SortSpec = model::SortSpec;
 
 struct NameOptions {
   bool short_names = false;   // name short: without parameters
@@ -33,9 +31,9 @@ std::string sort_description(const SortSpec& s);
 json::Value sort_json(const SortSpec& s);
 
 // Functions in list order (sorted, <Total> first, limited; limit 0 = all).
-std::vector<model::FuncId> sorted_functions(model::Profile& p, const SortSpec& sort, size_t limit);
+using model::sorted_functions;
 // The value a function list shows for f in column (flavor, metric).
-int64_t function_value(model::Profile& p, model::FuncId f, char flavor, uint32_t metric);
+using model::function_value;
 
 std::string render_function_list(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                  size_t limit, const NameOptions& names);

@@ -4,138 +4,54 @@
 #include <algorithm>
 #include <map>
 
+#include "model/trace_summaries.h"
 #include "views/trace_format.h"
 #include "views/trace_views.h"
 
 namespace erkit::views {
 namespace {
 
-struct IoTotals {
-  uint64_t time_ns = 0;
-  int64_t read_bytes = 0, write_bytes = 0;
-  int64_t reads = 0, writes = 0, others = 0, errors = 0;
-
-  void add(const format::IoEventRecord& r) {
-    time_ns += r.duration_ns;
-    int64_t b = r.bytes > 0 ? r.bytes : 0;
-    if (r.op == format::kIoRead) reads++, read_bytes += b;
-    else if (r.op == format::kIoWrite) writes++, write_bytes += b;
-    else others++;
-    if (r.bytes < 0) errors++;
-  }
-  std::vector<std::string> cells(const std::string& name) const {
-    return {seconds6(time_ns),       fmt::format("{}", read_bytes), fmt::format("{}", reads),
-            fmt::format("{}", write_bytes), fmt::format("{}", writes), fmt::format("{}", others),
-            fmt::format("{}", errors), name};
-  }
-  json::Value to_json(const std::string& name) const {
-    return json::Value::object()
-        .set("name", name)
-        .set("time_ns", time_ns)
-        .set("read_bytes", read_bytes)
-        .set("reads", reads)
-        .set("write_bytes", write_bytes)
-        .set("writes", writes)
-        .set("other_calls", others)
-        .set("errors", errors);
-  }
-};
+std::vector<std::string> io_cells(const model::IoTotals& t, const std::string& name) {
+  return {seconds6(t.time_ns),         fmt::format("{}", t.read_bytes), fmt::format("{}", t.reads),
+          fmt::format("{}", t.write_bytes), fmt::format("{}", t.writes), fmt::format("{}", t.others),
+          fmt::format("{}", t.errors), name};
+}
+json::Value io_json(const model::IoTotals& t, const std::string& name) {
+  return json::Value::object()
+      .set("name", name)
+      .set("time_ns", t.time_ns)
+      .set("read_bytes", t.read_bytes)
+      .set("reads", t.reads)
+      .set("write_bytes", t.write_bytes)
+      .set("writes", t.writes)
+      .set("other_calls", t.others)
+      .set("errors", t.errors);
+}
 
 PlainTable io_table(const char* what) {
   return PlainTable({{"I/O Time", "Read", "Reads", "Write", "Writes", "Other", "Errors", what},
                      {"sec.", "Bytes", "", "Bytes", "", "Calls", "", ""}});
 }
 
-// The name a file id is shown under: its path; the standard descriptors by their role.
-std::string file_name(const reader::Experiment& e, uint32_t id) {
-  auto it = e.log.files.find(id);
-  if (it == e.log.files.end()) return id ? fmt::format("<file {}>", id) : "<unknown>";
-  auto get = [&](const char* k) {
-    auto f = it->second.find(k);
-    return f == it->second.end() ? std::string() : f->second;
-  };
-  if (get("how") == "std") {
-    std::string fd = get("fd");
-    if (fd == "0") return "<stdin>";
-    if (fd == "1") return "<stdout>";
-    if (fd == "2") return "<stderr>";
-  }
-  std::string path = get("path");
-  return path.empty() ? "<unknown>" : path;
-}
-
-// A row of the per-file reports: its name and (JSON) the fields it was made from.
-struct IoKey {
-  std::string name;
-  json::Value fields;
-};
-
-struct IoGrouped {
-  IoTotals total;
-  std::vector<std::pair<IoKey, IoTotals>> rows;  // most I/O time first
-};
-
-template <typename Key>
-IoGrouped group_io(model::Profile& p, Key key) {
-  std::map<std::string, std::pair<IoKey, IoTotals>> by;
-  IoGrouped g;
-  uint32_t x = 0;
-  for (const auto& e : p.experiments()) {
-    ++x;
-    for (const auto& r : e.io) {
-      IoKey k = key(x, e, r);
-      auto it = by.find(k.name);
-      if (it == by.end()) it = by.emplace(k.name, std::make_pair(k, IoTotals{})).first;
-      it->second.second.add(r);
-      g.total.add(r);
-    }
-  }
-  for (auto& [name, row] : by) g.rows.push_back(std::move(row));
-  std::stable_sort(g.rows.begin(), g.rows.end(), [](const auto& a, const auto& b) {
-    if (a.second.time_ns != b.second.time_ns) return a.second.time_ns > b.second.time_ns;
-    return a.first.name < b.first.name;
-  });
-  return g;
-}
-
-std::string render_grouped(const IoGrouped& g, const char* title, const char* what) {
+std::string render_grouped(const model::IoGroups& g, const char* title, const char* what) {
   PlainTable t = io_table(what);
-  t.add(g.total.cells("<Total>"));
-  for (const auto& [k, tot] : g.rows) t.add(tot.cells(k.name));
+  t.add(io_cells(g.total, "<Total>"));
+  for (const auto& r : g.rows) t.add(io_cells(r.totals, r.name));
   return fmt::format("{}\n\n{}\n", title, t.render());
 }
 
-json::Value grouped_json(const IoGrouped& g) {
+// by_descriptor: with the per-descriptor fields of each row.
+json::Value grouped_json(const model::IoGroups& g, bool by_descriptor) {
   json::Value files = json::Value::array();
-  for (const auto& [k, tot] : g.rows) {
-    json::Value row = tot.to_json(k.name);
-    for (size_t i = 0; i < k.fields.keys().size(); ++i) row.set(k.fields.keys()[i], k.fields.elements()[i]);
+  for (const auto& r : g.rows) {
+    json::Value row = io_json(r.totals, r.name);
+    if (by_descriptor) {
+      row.set("file", r.file).set("iovfd", r.iovfd).set("fd", number_or_null(r.fd));
+      if (g.several_experiments) row.set("experiment", r.experiment);
+    }
     files.push(std::move(row));
   }
-  return json::Value::object().set("total", g.total.to_json("<Total>")).set("files", std::move(files));
-}
-
-IoGrouped by_file(model::Profile& p) {
-  return group_io(p, [](uint32_t, const reader::Experiment& e, const format::IoEventRecord& r) {
-    return IoKey{file_name(e, r.file_id), {}};
-  });
-}
-
-IoGrouped by_descriptor(model::Profile& p) {
-  bool several = p.experiments().size() > 1;
-  return group_io(p, [several](uint32_t x, const reader::Experiment& e, const format::IoEventRecord& r) {
-    std::string fd = "?";
-    auto it = e.log.files.find(r.file_id);
-    if (it != e.log.files.end() && it->second.count("fd")) fd = it->second.at("fd");
-    const std::string file = file_name(e, r.file_id);
-    json::Value fields =
-        json::Value::object().set("file", file).set("iovfd", r.file_id).set("fd", number_or_null(fd));
-    if (several) {
-      fields.set("experiment", x);
-      return IoKey{fmt::format("{} (IOVFD={}, FD={}, EXP={})", file, r.file_id, fd, x), std::move(fields)};
-    }
-    return IoKey{fmt::format("{} (IOVFD={}, FD={})", file, r.file_id, fd), std::move(fields)};
-  });
+  return json::Value::object().set("total", io_json(g.total, "<Total>")).set("files", std::move(files));
 }
 
 struct OpStats {
@@ -182,12 +98,11 @@ struct IoStat {
 
 IoStat io_stat(model::Profile& p) {
   IoStat st;
-  for (const auto& e : p.experiments())
-    for (const auto& r : e.io) {
-      if (r.op == format::kIoRead) st.reads.add(r, true);
-      else if (r.op == format::kIoWrite) st.writes.add(r, true);
-      else st.others.add(r, false);
-    }
+  model::for_each_selected_io(p, [&](uint32_t, const format::IoEventRecord& r) {
+    if (r.op == format::kIoRead) st.reads.add(r, true);
+    else if (r.op == format::kIoWrite) st.writes.add(r, true);
+    else st.others.add(r, false);
+  });
   return st;
 }
 
@@ -228,16 +143,16 @@ json::Value io_sums_json(const std::vector<int64_t>& v, json::Value into = json:
 }  // namespace
 
 std::string render_io_activity(model::Profile& p) {
-  return render_grouped(by_file(p), "I/O activity by file, sorted by I/O time", "File");
+  return render_grouped(model::io_by_file(p), "I/O activity by file, sorted by I/O time", "File");
 }
 
 std::string render_io_detail(model::Profile& p) {
-  return render_grouped(by_descriptor(p), "I/O activity by opened file (virtual file descriptor), sorted by I/O time",
+  return render_grouped(model::io_by_descriptor(p), "I/O activity by opened file (virtual file descriptor), sorted by I/O time",
                         "File");
 }
 
-json::Value io_activity_json(model::Profile& p) { return grouped_json(by_file(p)); }
-json::Value io_detail_json(model::Profile& p) { return grouped_json(by_descriptor(p)); }
+json::Value io_activity_json(model::Profile& p) { return grouped_json(model::io_by_file(p), false); }
+json::Value io_detail_json(model::Profile& p) { return grouped_json(model::io_by_descriptor(p), true); }
 
 std::string render_io_callstacks(model::Profile& p, size_t limit, const NameOptions& names) {
   IoStacks st = io_stacks(p, names);

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "model/heap_leaks.h"
+#include "model/trace_summaries.h"
 #include "views/trace_format.h"
 
 namespace erkit::views {
@@ -118,33 +119,35 @@ struct HeapStat {
 
 HeapStat heap_stat(model::Profile& p) {
   HeapStat st;
-  uint32_t x = 0;
-  for (const auto& e : p.experiments()) {
-    ++x;
-    auto leaked = model::leaked_allocations(e.heap);
-    // Live bytes over time: allocations add at their time, releases subtract the block's size.
-    std::unordered_map<uint64_t, uint64_t> live;
+  // Live bytes over time per experiment: selected allocations add at their time, releases
+  // subtract the block's size.
+  struct Live {
+    std::unordered_map<uint64_t, uint64_t> blocks;
     int64_t cur = 0, peak = 0;
     uint64_t peak_t = 0;
-    for (size_t i = 0; i < e.heap.size(); ++i) {
-      const auto& h = e.heap[i];
-      auto release = [&](uint64_t addr) {
-        auto it = live.find(addr);
-        if (it == live.end()) return;
-        cur -= int64_t(it->second);
-        live.erase(it);
-      };
-      if (h.op == format::kHeapFree || h.op == format::kHeapMunmap) release(h.address);
-      if (h.op == format::kHeapRealloc && h.old_address) release(h.old_address);
-      if (!model::heap_allocates(h)) continue;
-      st.allocs.add(h.size);
-      if (leaked[i]) st.leaks.add(h.size);
-      live[h.address] = h.size;
-      cur += int64_t(h.size);
-      if (cur > peak) peak = cur, peak_t = h.tstamp_ns;
-    }
-    if (!e.heap.empty()) st.peaks.push_back({x, e.log.pid, peak, peak_t});
-  }
+    bool any = false;
+  };
+  std::vector<Live> live(p.experiments().size());
+  model::for_each_heap_record(p, [&](uint32_t x, const format::HeapEvent& h, bool selected, bool leaked) {
+    Live& l = live[x];
+    l.any = true;
+    auto release = [&](uint64_t addr) {
+      auto it = l.blocks.find(addr);
+      if (it == l.blocks.end()) return;
+      l.cur -= int64_t(it->second);
+      l.blocks.erase(it);
+    };
+    if (h.op == format::kHeapFree || h.op == format::kHeapMunmap) release(h.address);
+    if (h.op == format::kHeapRealloc && h.old_address) release(h.old_address);
+    if (!selected) return;
+    st.allocs.add(h.size);
+    if (leaked) st.leaks.add(h.size);
+    l.blocks[h.address] = h.size;
+    l.cur += int64_t(h.size);
+    if (l.cur > l.peak) l.peak = l.cur, l.peak_t = h.tstamp_ns;
+  });
+  for (uint32_t x = 0; x < live.size(); ++x)
+    if (live[x].any) st.peaks.push_back({x + 1, p.experiments()[x].log.pid, live[x].peak, live[x].peak_t});
   return st;
 }
 

@@ -3,9 +3,10 @@
 // activity per file, per opened file (virtual descriptor), per call stack and as statistics
 // (gprofng's ioactivity, iodetail, iocallstack, iostat), and sync waits per lock object.
 //
-// Lists built from metrics (leaks, allocs, iocallstack) honour the session's filters, as the
-// function list does. The per-file and per-object reports and the statistics read the recorded
-// events of every loaded experiment directly.
+// Every report honours the session's filters and selections, as the function list does: the
+// lists built from metrics (leaks, allocs, iocallstack) through the model's stack aggregates,
+// the per-file and per-object reports and the statistics through model/trace_summaries.h,
+// which applies the same Profile::selected test to each record.
 #pragma once
 #include <cstddef>
 #include <string>

@@ -311,8 +311,11 @@ TEST_F(Clock, CollectWithoutArgumentsReportsTheClockResolution) {
   size_t at = text.find("CPU-time timers expire every ");
   ASSERT_NE(at, std::string::npos) << text;
   double ms = std::stod(text.substr(at + 29));
-  EXPECT_GT(ms, 0.5) << text;  // the scheduler tick: 1-10 ms on HZ=100..1000 kernels
-  EXPECT_LT(ms, 20) << text;
+  // The scheduler tick: 1-10 ms on HZ=100..1000 kernels. On a loaded machine the 40 ms probe
+  // sees few expiries and ticks that missed the thread (measured 29 ms at load 16), so the upper
+  // bound allows five ticks of the slowest kernel.
+  EXPECT_GT(ms, 0.5) << text;
+  EXPECT_LT(ms, 50) << text;
 }
 
 // ---- The program is not disturbed -------------------------------------------------------------

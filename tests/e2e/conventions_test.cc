@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 // Every tool with a man page of section 1 (analyzer joins when it exists).
 const std::vector<std::string> kTools = {"collect", "er_print",  "er_src",     "er_archive", "er_cp",    "er_mv",
-                                         "er_rm",   "er_export", "er_convert", "er_import",  "er_kernel"};
+                                         "er_rm",   "er_export", "er_convert", "er_import",  "er_kernel", "analyzer"};
 
 std::string share(const std::string& rel) { return bin("../share/" + rel); }
 
@@ -189,7 +189,8 @@ TEST_F(Conventions, CompletionOffersCommandsMetricsAndOptions) {
   std::set<std::string> opts = complete(dir_, "_erkit_collect", {"collect", "-"});
   for (const char* o : {"-p", "-H", "-F", "-o", "--help", "--version"}) EXPECT_TRUE(opts.count(o)) << o;
   EXPECT_EQ(complete(dir_, "_erkit_collect", {"collect", "-p", "h"}), (std::set<std::string>{"hi", "high"}));
-  EXPECT_EQ(complete(dir_, "_erkit_collect", {"collect", "-h", "c"}), std::set<std::string>{"cycles"});
+  EXPECT_EQ(complete(dir_, "_erkit_collect", {"collect", "-h", "c"}),
+            (std::set<std::string>{"cacheref", "cachem", "context-switches", "cpu-clock", "cpu-migrations", "cycles"}));
   EXPECT_EQ(complete(dir_, "_erkit_collect", {"collect", "-A", ""}), (std::set<std::string>{"off", "on", "copy"}));
   EXPECT_TRUE(complete(dir_, "_erkit_collect", {"collect", "-o", "x.er", "./app", "-"}).empty());
   // The other tools: their options from their own --help.

@@ -12,6 +12,7 @@
 
 #include "common/cli.h"
 #include "common/version.h"
+#include "exptools/experiment_files.h"
 #include "reader/archive.h"
 
 namespace {
@@ -34,15 +35,12 @@ bool expand(const std::string& arg, std::vector<std::string>* out, std::string* 
     out->push_back(arg);
     return true;
   }
-  std::ifstream in(arg);
-  std::string line;
-  if (!in || !std::getline(in, line) || line != "#analyzer experiment group") {
+  erkit::exptools::GroupFile g;
+  if (!erkit::exptools::read_group(arg, &g, error)) {
     *error = fmt::format("{}: not an experiment group", arg);
     return false;
   }
-  std::string dir = arg.find('/') == std::string::npos ? "" : arg.substr(0, arg.rfind('/') + 1);
-  while (std::getline(in, line))
-    if (!line.empty() && line[0] != '#') out->push_back(line[0] == '/' ? line : dir + line);
+  out->insert(out->end(), g.paths.begin(), g.paths.end());
   return true;
 }
 

@@ -1,6 +1,6 @@
-// Test support (header-only, used by the erprint_test files): synthetic experiments richer
-// than tests/support/folded_experiment.h — several threads, CPUs, microstates and overview
-// samples — and a Session runner that captures a command's output.
+// Test support (header-only, for the er_print session tests in src/erprint/*_test.cc):
+// synthetic experiments richer than folded_experiment.h — several threads, CPUs, microstates,
+// overview samples, heap, I/O and sync events — and a Session runner that captures output.
 #pragma once
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -26,7 +26,8 @@ struct Synthetic {
   // "main;solve;kernel COUNT [tid=T] [cpu=C] [state=S]": COUNT clock samples of 10 ms in
   // microstate S (0 = user) on thread T (default 1000 = the process) and CPU C (default 0).
   std::vector<std::string> clock;
-  // "main;grow COUNT size=N [freed=K]": COUNT allocations of N bytes, the first K freed.
+  // "main;grow COUNT size=N [freed=K] [tid=T]": COUNT allocations of N bytes, the first K freed.
+  // The io and sync lines take tid=T as well (default: the process).
   std::vector<std::string> heap;
   // "main;rd COUNT op=read|write|open bytes=N ns=D file=PATH [fd=F]": COUNT I/O calls.
   std::vector<std::string> io;
@@ -140,13 +141,19 @@ inline std::string write_synthetic(const std::string& dir, const Synthetic& spec
       w.clock_sample(r);
     }
   }
+  // The thread of a heap, io or sync line's event at time `at` (logged as started by then).
+  auto thread_of = [&](const SyntheticLine& l, uint64_t at) {
+    uint32_t tid = uint32_t(l.num("tid", main_tid));
+    first_sample.emplace(tid, at);
+    return tid;
+  };
   uint64_t next_addr = 0x100000;
   for (const auto& l : heap) {
     uint64_t id = stack(l);
     std::vector<uint64_t> blocks;
     for (long c = 0; c < l.count; ++c) {
       format::HeapEvent h{};
-      h.tid = main_tid;
+      h.tid = thread_of(l, t + 1000);
       h.tstamp_ns = (t += 1000);
       h.stack_id = id;
       h.op = format::kHeapMalloc;
@@ -157,7 +164,7 @@ inline std::string write_synthetic(const std::string& dir, const Synthetic& spec
     }
     for (uint64_t c = 0; c < l.num("freed") && c < blocks.size(); ++c) {
       format::HeapEvent h{};
-      h.tid = main_tid;
+      h.tid = thread_of(l, t + 1000);
       h.tstamp_ns = (t += 1000);
       h.stack_id = id;
       h.op = format::kHeapFree;
@@ -175,7 +182,7 @@ inline std::string write_synthetic(const std::string& dir, const Synthetic& spec
     const std::string op = l.opts.count("op") ? l.opts.at("op") : "read";
     for (long c = 0; c < l.count; ++c) {
       format::IoEventRecord r{};
-      r.tid = main_tid;
+      r.tid = thread_of(l, t + 1000);
       r.tstamp_ns = (t += 1000);
       r.stack_id = id;
       r.op = op == "read" ? format::kIoRead : op == "write" ? format::kIoWrite : format::kIoOpen;
@@ -190,7 +197,7 @@ inline std::string write_synthetic(const std::string& dir, const Synthetic& spec
     uint64_t id = stack(l);
     for (long c = 0; c < l.count; ++c) {
       format::SyncEventRecord r{};
-      r.tid = main_tid;
+      r.tid = thread_of(l, t + 1000);
       r.tstamp_ns = (t += 1000);
       r.stack_id = id;
       r.op = format::kSyncMutex;

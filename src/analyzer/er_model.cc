@@ -1,0 +1,286 @@
+#include "analyzer/er_model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "common/progress.h"
+#include "erprint/commands.h"
+#include "erprint/function_lookup.h"
+#include "erprint/session.h"
+#include "rcfile.h"
+#include "views/json.h"
+
+namespace erkit::analyzer {
+
+namespace {
+
+// The .er.rc files er_print reads: ./.er.rc, ~/.er.rc, then the system er.rc (or the
+// built-in defaults when the installation has none).
+rcfile::RcDefaults load_defaults() {
+  const std::string sys = erprint::system_rc_path();
+  rcfile::RcDefaults d = rcfile::load_rc(rcfile::standard_paths(sys));
+  std::error_code ec;
+  if (sys.empty() || !std::filesystem::is_regular_file(sys, ec))
+    rcfile::process_rc_text(
+        fmt::format("dmetrics {}\ndsort {}\n", erprint::kBuiltinDefaultMetrics, erprint::kBuiltinDefaultSort),
+        "(built-in defaults)", d);
+  return d;
+}
+
+}  // namespace
+
+const std::vector<std::string>& ErModel::api_commands() {
+  static const std::vector<std::string> k = {
+      // reports
+      "functions", "fsummary", "callers-callees", "calltree", "lines", "lsummary", "pcs", "psummary", "header",
+      "experiment_list", "sample_list", "thread_list", "lwp_list", "cpu_list", "overview", "statistics", "objects",
+      "object_list", "leaks", "allocs", "heapstat", "ioactivity", "iodetail", "iocallstack", "iostat", "syncstat",
+      "rank_list", "procstats", "version", "metric_list", "cmetric_list", "data_objects", "data_layout",
+      // settings of the view
+      "metrics", "cmetrics", "sort", "csort", "limit", "name", "viewmode", "filters", "sample_select",
+      "thread_select", "lwp_select", "cpu_select", "object_select", "object_show", "object_hide", "tabs", "tlmode",
+      "tldata", "sthresh", "dthresh", "scc", "dcc", "en_desc"};
+  return k;
+}
+
+ErModel::ErModel() = default;
+ErModel::~ErModel() = default;
+
+bool ErModel::load(const std::vector<std::string>& paths, std::string* error) {
+  std::lock_guard<std::mutex> lock(mu_);
+  common::Progress::disable();
+  rcfile::RcDefaults rc = load_defaults();
+  session_ = std::make_unique<erprint::Session>(std::move(rc));
+  cache_.clear();
+  cached_bytes_ = 0;
+  for (const auto& p : paths)
+    if (!session_->load(p, error)) return false;
+  session_->finish_loading();
+  session_->format = erprint::OutputFormat::Json;
+  return true;
+}
+
+std::vector<std::string> ErModel::warnings() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> w = session_ ? session_->warnings : std::vector<std::string>{};
+  if (session_)
+    for (const auto& x : session_->rc.warnings) w.push_back(x);
+  return w;
+}
+
+bool ErModel::allowed_command(const std::string& line, std::string* why) {
+  std::string err;
+  auto words = erprint::split_command_line(line, &err);
+  if (!err.empty() || words.empty()) {
+    *why = err.empty() ? "empty command" : err;
+    return false;
+  }
+  const erprint::Command* c = erprint::find_command(words[0], &err);
+  if (!c) {
+    *why = err;
+    return false;
+  }
+  const auto& k = api_commands();
+  if (std::find(k.begin(), k.end(), c->name) == k.end()) {
+    *why = fmt::format("'{}' is not available through the analyzer", c->name);
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+// Reports: their output depends only on the session's settings, so it is kept until a setting
+// changes (an API command with arguments that is not a report).
+bool is_report(const std::string& name) {
+  static const std::vector<std::string> k = {
+      "functions", "fsummary", "callers-callees", "calltree", "lines", "lsummary", "pcs", "psummary", "header",
+      "experiment_list", "sample_list", "thread_list", "lwp_list", "cpu_list", "overview", "statistics", "objects",
+      "object_list", "leaks", "allocs", "heapstat", "ioactivity", "iodetail", "iocallstack", "iostat", "syncstat",
+      "rank_list", "procstats", "version", "metric_list", "cmetric_list", "data_objects", "data_layout",
+      "fsingle", "csingle", "source", "disasm"};
+  return std::find(k.begin(), k.end(), name) != k.end();
+}
+
+constexpr size_t kCacheBytes = size_t(256) << 20;
+
+}  // namespace
+
+std::string ErModel::run_one(const std::string& line, const std::string& cache_key) {
+  std::string err;
+  auto words = erprint::split_command_line(line, &err);
+  const erprint::Command* c = words.empty() ? nullptr : erprint::find_command(words[0], &err);
+  const bool report = c && is_report(c->name);
+  if (report) {
+    auto it = cache_.find(cache_key);
+    if (it != cache_.end()) return it->second;
+  } else if (c && words.size() > 1) {
+    cache_.clear();  // a setting changed: every report may change
+    cached_bytes_ = 0;
+  }
+  // The session writes JSON lines to its sink; they are captured per command.
+  char* buf = nullptr;
+  size_t len = 0;
+  FILE* mem = open_memstream(&buf, &len);
+  if (!mem) return "";
+  session_->set_output(mem);
+  // execute() without its stderr message (the page shows the error): the same JSON object.
+  erprint::CommandResult r = erprint::run_command_line(*session_, line);
+  if (!r.ok) {
+    json::Value v = json::Value::object()
+                        .set("schema", "erkit.er_print")
+                        .set("version", erprint::kJsonSchemaVersion)
+                        .set("command", words.empty() ? "" : words[0])
+                        .set("error", r.error);
+    std::string text = v.dump() + "\n";
+    std::fwrite(text.data(), 1, text.size(), mem);
+  }
+  session_->set_output(stdout);  // closes mem
+  std::string text(buf, len);
+  std::free(buf);
+  if (report && r.ok && cached_bytes_ + text.size() <= kCacheBytes) {
+    cached_bytes_ += text.size();
+    cache_.emplace(cache_key, text);
+  }
+  return text;
+}
+
+std::string ErModel::run_locked(const std::vector<std::string>& lines) {
+  std::string out = "[";
+  bool first = true;
+  for (const auto& l : lines) {
+    const std::string text = run_one(l, l);
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      if (nl == std::string::npos) nl = text.size();
+      if (nl > pos) {
+        if (!first) out += ',';
+        out.append(text, pos, nl - pos);
+        first = false;
+      }
+      pos = nl + 1;
+    }
+  }
+  out += ']';
+  return out;
+}
+
+std::string ErModel::calltree(size_t nodes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!session_) return "[]";
+  // er_print's limit cuts the tree after `nodes` rows in depth-first order, as in its text
+  // form; the session's own limit is restored, so no setting changes.
+  const size_t keep = session_->limit;
+  session_->limit = nodes;
+  std::string out = run_locked_keyed("calltree", fmt::format("calltree#{}", nodes));
+  session_->limit = keep;
+  return out;
+}
+
+std::string ErModel::run_locked_keyed(const std::string& line, const std::string& key) {
+  std::string text = run_one(line, key);
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return "[" + text + "]";
+}
+
+std::string ErModel::run(const std::vector<std::string>& lines) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!session_) return "[]";
+  return run_locked(lines);
+}
+
+std::string ErModel::run_for_function(const std::string& command, uint64_t id, std::string* error) {
+  static const std::vector<std::string> k = {"fsingle", "csingle", "source", "disasm"};
+  if (std::find(k.begin(), k.end(), command) == k.end()) {
+    *error = fmt::format("'{}' does not take a function", command);
+    return "";
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!session_) return "[]";
+  const auto& ft = session_->profile().functions();
+  if (id >= ft.size()) {
+    *error = fmt::format("no function {}", id);
+    return "";
+  }
+  const std::string& name = ft.at(model::FuncId(id)).name;
+  if (name.find('"') != std::string::npos) {
+    *error = fmt::format("function {} has a double quote in its name", id);
+    return "";
+  }
+  auto cands = erprint::find_functions(*session_, name);
+  auto it = std::find(cands.begin(), cands.end(), model::FuncId(id));
+  if (it == cands.end()) {
+    *error = fmt::format("function {} cannot be named", id);
+    return "";
+  }
+  std::string line = fmt::format("{} \"{}\"", command, name);
+  if (cands.size() > 1) line += fmt::format(" {}", (it - cands.begin()) + 1);
+  return run_locked_keyed(line, line);
+}
+
+std::vector<std::string> ErModel::paths() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return session_ ? session_->experiment_paths() : std::vector<std::string>{};
+}
+
+bool ErModel::save_rc(const std::vector<std::string>& lines, const std::string& dir, std::string* path,
+                      std::string* error) {
+  std::vector<std::string> out_lines, replaced;
+  for (const auto& l : lines) {
+    std::string err;
+    auto words = erprint::split_command_line(l, &err);
+    const erprint::Command* c = words.empty() ? nullptr : erprint::find_command(words[0], &err);
+    if (!c) {
+      *error = err.empty() ? "empty setting" : err;
+      return false;
+    }
+    std::string name = c->name == "metrics" ? "dmetrics" : c->name == "sort" ? "dsort" : c->name;
+    if (name != "dmetrics" && name != "dsort" && name != "name" && name != "viewmode") {
+      *error = fmt::format("'{}' is not a setting Save writes", c->name);
+      return false;
+    }
+    if (words.size() != 2) {
+      *error = fmt::format("{}: expects one argument", c->name);
+      return false;
+    }
+    out_lines.push_back(fmt::format("{} {}", name, words[1]));
+    replaced.push_back(name);
+  }
+  *path = (std::filesystem::path(dir) / ".er.rc").string();
+  std::string kept;
+  if (FILE* f = std::fopen(path->c_str(), "r")) {
+    char* line = nullptr;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, f)) > 0) {
+      std::string l(line, size_t(n));
+      std::string first = l.substr(0, l.find_first_of(" \t\n"));
+      if (std::find(replaced.begin(), replaced.end(), first) == replaced.end()) kept += l;
+    }
+    std::free(line);
+    std::fclose(f);
+  }
+  if (!kept.empty() && kept.back() != '\n') kept += '\n';
+  for (const auto& l : out_lines) kept += l + "\n";
+  const std::string tmp = *path + ".tmp";
+  FILE* f = std::fopen(tmp.c_str(), "w");
+  if (!f || std::fwrite(kept.data(), 1, kept.size(), f) != kept.size() || std::fclose(f) != 0) {
+    *error = fmt::format("cannot write {}", tmp);
+    std::remove(tmp.c_str());
+    return false;
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, *path, ec);
+  if (ec) {
+    *error = fmt::format("cannot write {}: {}", *path, ec.message());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace erkit::analyzer

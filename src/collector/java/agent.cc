@@ -1,0 +1,275 @@
+// libcollector-java.so: the JVMTI agent of Java profiling (collect -j on; docs/java.md).
+// collect adds -agentpath:<this library> to the java command line. The agent records, in the
+// experiment's "java" file, every Java thread (its tid and name) and every method of every
+// class prepared (its jmethodID, name, source file and bci-to-line table); it describes each
+// compiled method and each piece of generated code (interpreter, stubs) to the collector as a
+// dynamic function (code range, code copy, line table), and gives the collector the hook its
+// clock signal handler calls on Java threads: AsyncGetCallTrace.
+//
+// Target-code rules as in libcollector.so (no C++ runtime, no malloc of its own: JVMTI's
+// Allocate where memory is needed); the hook is async-signal-safe. Never stops the JVM: without
+// the collector or AsyncGetCallTrace it says so on stderr and does nothing.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <jvmti.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "collector/java/java_text.h"
+#include "format/experiment_format.h"
+
+namespace {
+
+using erkit::javaagent::Out;
+
+struct AsgctFrame {
+  jint bci;  // "lineno" in HotSpot's declaration: the bci of a Java frame, -3 for a native one
+  jmethodID method;
+};
+struct AsgctTrace {
+  JNIEnv* env;
+  jint num_frames;
+  AsgctFrame* frames;
+};
+using AsgctFn = void (*)(AsgctTrace*, jint, void*);
+using HookFn = int (*)(void* env, void* uc, uint64_t* out, int max);
+using AttachFn = int (*)(HookFn);
+using ThreadFn = void (*)(int, void*);
+using DirFn = const char* (*)();
+using FuncLoadFn = void (*)(const char*, const char*, const char*, void*, int, int, const void*);
+using FuncUnloadFn = void (*)(void*);
+
+struct DynLine {
+  unsigned offset;
+  unsigned lineno;
+};
+
+AsgctFn g_asgct = nullptr;
+ThreadFn g_thread = nullptr;
+FuncLoadFn g_func_load = nullptr;
+FuncUnloadFn g_func_unload = nullptr;
+jvmtiEnv* g_jvmti = nullptr;
+int g_fd = -1;
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void say(const char* msg) {
+  ssize_t r = write(2, msg, strlen(msg));
+  (void)r;
+}
+
+// The clock handler's hook: the interrupted thread's Java frames, leaf first.
+int java_stack(void* env, void* uc, uint64_t* out, int max) {
+  AsgctFrame frames[erkit::format::kJavaMaxFrames];
+  if (max > int(erkit::format::kJavaMaxFrames)) max = int(erkit::format::kJavaMaxFrames);
+  AsgctTrace t{static_cast<JNIEnv*>(env), 0, frames};
+  g_asgct(&t, max, uc);
+  if (t.num_frames <= 0) return t.num_frames;
+  for (int i = 0; i < t.num_frames; ++i)
+    out[i] = erkit::format::java_frame_word(reinterpret_cast<uint64_t>(frames[i].method), frames[i].bci);
+  return t.num_frames;
+}
+
+void deallocate(void* p) {
+  if (p) g_jvmti->Deallocate(static_cast<unsigned char*>(p));
+}
+
+// "method <id> <class> <name(args)> <source> <bci:line,...>" for each method of the class.
+void record_class(jvmtiEnv* jvmti, jclass klass) {
+  char* csig = nullptr;
+  if (jvmti->GetClassSignature(klass, &csig, nullptr) != JVMTI_ERROR_NONE) return;
+  char* source = nullptr;
+  if (jvmti->GetSourceFileName(klass, &source) != JVMTI_ERROR_NONE) source = nullptr;
+  jint count = 0;
+  jmethodID* methods = nullptr;
+  if (jvmti->GetClassMethods(klass, &count, &methods) == JVMTI_ERROR_NONE) {
+    pthread_mutex_lock(&g_lock);
+    Out o(g_fd);
+    o.str("class\t").class_name(csig).str("\t").field(source ? source : "").str("\n");
+    for (jint i = 0; i < count; ++i) {
+      char *name = nullptr, *msig = nullptr;
+      if (jvmti->GetMethodName(methods[i], &name, &msig, nullptr) != JVMTI_ERROR_NONE) continue;
+      jint mods = 0;
+      jvmti->GetMethodModifiers(methods[i], &mods);
+      o.str("method\t").hex(reinterpret_cast<uint64_t>(methods[i])).str("\t").class_name(csig).str("\t");
+      o.method_name(csig, name, msig).str("\t").field(source ? source : "").str("\t");
+      o.str((mods & 0x0100) ? "native" : "java").str("\t");
+      jint nlines = 0;
+      jvmtiLineNumberEntry* lines = nullptr;
+      if (!(mods & 0x0500) && jvmti->GetLineNumberTable(methods[i], &nlines, &lines) == JVMTI_ERROR_NONE) {
+        for (jint k = 0; k < nlines; ++k) {
+          if (k) o.str(",");
+          o.dec(lines[k].start_location).str(":").dec(lines[k].line_number);
+        }
+        deallocate(lines);
+      }
+      o.str("\n");
+      deallocate(name);
+      deallocate(msig);
+    }
+    o.flush();
+    pthread_mutex_unlock(&g_lock);
+    deallocate(methods);
+  }
+  deallocate(source);
+  deallocate(csig);
+}
+
+// AsyncGetCallTrace answers only while ClassLoad events are enabled (HotSpot's forte.cpp:
+// ticks_no_class_load otherwise): enabled, with nothing to do.
+void JNICALL on_class_load(jvmtiEnv*, JNIEnv*, jthread, jclass) {}
+
+void JNICALL on_class_prepare(jvmtiEnv* jvmti, JNIEnv*, jthread, jclass klass) { record_class(jvmti, klass); }
+
+void thread_begins(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
+  if (g_thread) g_thread(1, jni);
+  jvmtiThreadInfo info;
+  memset(&info, 0, sizeof info);
+  if (jvmti->GetThreadInfo(thread, &info) != JVMTI_ERROR_NONE) return;
+  pthread_mutex_lock(&g_lock);
+  Out o(g_fd);
+  o.str("thread\t").dec(syscall(SYS_gettid)).str("\t").field(info.name ? info.name : "").str("\n").flush();
+  pthread_mutex_unlock(&g_lock);
+  deallocate(info.name);
+}
+
+void JNICALL on_thread_start(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) { thread_begins(jvmti, jni, thread); }
+void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) {
+  if (g_thread) g_thread(0, nullptr);
+}
+
+// The line of bytecode index bci in a method's line table (entries sorted by start bci).
+unsigned line_of(const jvmtiLineNumberEntry* lines, jint n, jlocation bci) {
+  unsigned line = 0;
+  for (jint k = 0; k < n && lines[k].start_location <= bci; ++k) line = unsigned(lines[k].line_number);
+  return line;
+}
+
+void JNICALL on_compiled_load(jvmtiEnv* jvmti, jmethodID method, jint size, const void* addr, jint map_length,
+                              const jvmtiAddrLocationMap* map, const void*) {
+  if (!g_func_load) return;
+  char *name = nullptr, *msig = nullptr, *csig = nullptr, *source = nullptr;
+  jclass klass = nullptr;
+  if (jvmti->GetMethodName(method, &name, &msig, nullptr) != JVMTI_ERROR_NONE) return;
+  if (jvmti->GetMethodDeclaringClass(method, &klass) == JVMTI_ERROR_NONE) {
+    jvmti->GetClassSignature(klass, &csig, nullptr);
+    if (jvmti->GetSourceFileName(klass, &source) != JVMTI_ERROR_NONE) source = nullptr;
+  }
+  char full[1024];
+  erkit::javaagent::format_method(full, sizeof full, csig ? csig : "L?;", name, msig);
+  jint nlines = 0;
+  jvmtiLineNumberEntry* lines = nullptr;
+  if (jvmti->GetLineNumberTable(method, &nlines, &lines) != JVMTI_ERROR_NONE) nlines = 0, lines = nullptr;
+  DynLine* dl = nullptr;
+  int ndl = 0;
+  if (map_length > 0 && lines &&
+      jvmti->Allocate(jlong(sizeof(DynLine)) * map_length, reinterpret_cast<unsigned char**>(&dl)) == JVMTI_ERROR_NONE) {
+    for (jint i = 0; i < map_length; ++i) {
+      const char* pc = static_cast<const char*>(map[i].start_address);
+      if (pc < static_cast<const char*>(addr) || pc >= static_cast<const char*>(addr) + size) continue;
+      unsigned off = unsigned(pc - static_cast<const char*>(addr));
+      if (ndl && dl[ndl - 1].offset >= off) continue;  // keep offsets ascending
+      dl[ndl++] = DynLine{off, line_of(lines, nlines, map[i].location)};
+    }
+  }
+  g_func_load(full, nullptr, source ? source : "", const_cast<void*>(addr), size, ndl, dl);
+  deallocate(dl);
+  deallocate(lines);
+  deallocate(source);
+  deallocate(csig);
+  deallocate(msig);
+  deallocate(name);
+}
+
+void JNICALL on_compiled_unload(jvmtiEnv*, jmethodID, const void* addr) {
+  if (g_func_unload) g_func_unload(const_cast<void*>(addr));
+}
+
+void JNICALL on_dynamic_code(jvmtiEnv*, const char* name, const void* addr, jint length) {
+  if (!g_func_load) return;
+  char full[256];
+  erkit::javaagent::bracket_name(full, sizeof full, name);
+  g_func_load(full, nullptr, "", const_cast<void*>(addr), length, 0, nullptr);
+}
+
+void JNICALL on_vm_init(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
+  // Classes prepared before the live phase (java.lang.*, the launcher's) get their methods now.
+  jint count = 0;
+  jclass* classes = nullptr;
+  if (jvmti->GetLoadedClasses(&count, &classes) == JVMTI_ERROR_NONE) {
+    for (jint i = 0; i < count; ++i) {
+      jint status = 0;
+      if (jvmti->GetClassStatus(classes[i], &status) == JVMTI_ERROR_NONE && (status & JVMTI_CLASS_STATUS_PREPARED))
+        record_class(jvmti, classes[i]);
+    }
+    deallocate(classes);
+  }
+  thread_begins(jvmti, jni, thread);
+  jvmti->GenerateEvents(JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
+  jvmti->GenerateEvents(JVMTI_EVENT_COMPILED_METHOD_LOAD);
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) jint JNICALL Agent_OnLoad(JavaVM* vm, char*, void*) {
+  auto attach = reinterpret_cast<AttachFn>(dlsym(RTLD_DEFAULT, "erkit_java_attach"));
+  auto dir = reinterpret_cast<DirFn>(dlsym(RTLD_DEFAULT, "erkit_java_experiment_dir"));
+  g_asgct = reinterpret_cast<AsgctFn>(dlsym(RTLD_DEFAULT, "AsyncGetCallTrace"));
+  if (!attach || !dir || !dir()) {
+    say("erkit java agent: the collector is not in this process (run the JVM under collect): agent inactive\n");
+    return 0;
+  }
+  if (vm->GetEnv(reinterpret_cast<void**>(&g_jvmti), JVMTI_VERSION_1_2) != JNI_OK) {
+    say("erkit java agent: this JVM offers no JVMTI 1.2: no Java profiling\n");
+    return 0;
+  }
+  g_thread = reinterpret_cast<ThreadFn>(dlsym(RTLD_DEFAULT, "erkit_java_thread"));
+  g_func_load = reinterpret_cast<FuncLoadFn>(dlsym(RTLD_DEFAULT, "__erkit_collector_func_load"));
+  g_func_unload = reinterpret_cast<FuncUnloadFn>(dlsym(RTLD_DEFAULT, "__erkit_collector_func_unload"));
+  char path[4200];
+  const char* d = dir();
+  size_t dl = strlen(d);
+  if (dl + 8 < sizeof path) {
+    memcpy(path, d, dl);
+    memcpy(path + dl, "/", 1);
+    strcpy(path + dl + 1, erkit::format::kJavaFile);
+    g_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    // Far above the program's descriptors, like the collector's own (fd_owned.cc).
+    if (g_fd >= 0) {
+      int high = fcntl(g_fd, F_DUPFD_CLOEXEC, 900);
+      if (high >= 0) {
+        close(g_fd);
+        g_fd = high;
+      }
+    }
+  }
+  jvmtiCapabilities caps;
+  memset(&caps, 0, sizeof caps);
+  caps.can_generate_compiled_method_load_events = 1;
+  caps.can_get_line_numbers = 1;
+  caps.can_get_source_file_name = 1;
+  if (g_jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE) say("erkit java agent: JVMTI capabilities refused\n");
+  jvmtiEventCallbacks cb;
+  memset(&cb, 0, sizeof cb);
+  cb.VMInit = on_vm_init;
+  cb.ClassLoad = on_class_load;
+  cb.ClassPrepare = on_class_prepare;
+  cb.ThreadStart = on_thread_start;
+  cb.ThreadEnd = on_thread_end;
+  cb.CompiledMethodLoad = on_compiled_load;
+  cb.CompiledMethodUnload = on_compiled_unload;
+  cb.DynamicCodeGenerated = on_dynamic_code;
+  g_jvmti->SetEventCallbacks(&cb, sizeof cb);
+  static const jvmtiEvent kEvents[] = {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_CLASS_LOAD, JVMTI_EVENT_CLASS_PREPARE, JVMTI_EVENT_THREAD_START,
+                                       JVMTI_EVENT_THREAD_END, JVMTI_EVENT_COMPILED_METHOD_LOAD,
+                                       JVMTI_EVENT_COMPILED_METHOD_UNLOAD, JVMTI_EVENT_DYNAMIC_CODE_GENERATED};
+  for (jvmtiEvent ev : kEvents) g_jvmti->SetEventNotificationMode(JVMTI_ENABLE, ev, nullptr);
+  if (!g_asgct) {
+    say("erkit java agent: this JVM has no AsyncGetCallTrace: machine stacks only\n");
+    return 0;
+  }
+  attach(java_stack);
+  return 0;
+}

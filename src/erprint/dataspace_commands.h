@@ -1,0 +1,20 @@
+// er_print's dataspace and memory-object reports (seed-spec §7.7, §7.8) over the records of
+// collect -h +counter and -p on,+ (src/dataspace/).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "erprint/commands.h"
+
+namespace erkit::erprint {
+
+CommandResult run_data_objects(Session& s);
+CommandResult run_data_single(Session& s, const std::vector<std::string>& a);
+CommandResult run_data_layout(Session& s);
+CommandResult run_memobj(Session& s, const std::string& type, const std::string& expr);
+// data_metrics with a spec: the data-derived metric names to show ("d.page-faults:d.dclock").
+void set_data_metrics(Session& s, const std::vector<std::string>& names);
+// Whether the loaded experiments hold dataspace records.
+bool has_dataspace(Session& s);
+
+}  // namespace erkit::erprint

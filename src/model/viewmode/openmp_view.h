@@ -1,0 +1,63 @@
+// The OpenMP user model (seed-spec §2.8, §6.10): how a sample of an OpenMP program's thread is
+// shown in the user and expert view modes. Machine stacks (as measured) are turned into the
+// program's logical structure: a worker's stack is re-rooted under the master's call path at the
+// region's fork point ("foo -- OMP parallel region from line N" -> foo -> main), the runtime's
+// frames (libgomp, libomp, the collector's trampolines) are removed, and a leaf inside the runtime
+// becomes the pseudo-function of the thread's OpenMP state (<OMP-implicit_barrier>, ...). In the
+// expert mode the region's frame also names the outlined function ([foo._omp_fn.0],
+// [.omp_outlined.]). The machine mode leaves stacks as they are.
+//
+// One instance per Profile; it interns its pseudo-functions in the profile's function table.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/function_table.h"
+#include "model/stack_resolver.h"
+#include "model/viewmode/view_mode.h"
+
+namespace erkit::model::viewmode {
+
+
+// The pseudo-function name of an OpenMP state ("<OMP-implicit_barrier>"), "" for work.
+std::string omp_state_function(uint32_t state);
+
+class OpenMpView {
+ public:
+  OpenMpView(FunctionTable& funcs, const StackResolver& resolver) : funcs_(funcs), resolver_(resolver) {}
+
+  // The state a sample stands for, from the recorded state and where the sample sits: work
+  // whose leaf is inside the runtime is overhead (scheduling, forking); a recorded wait whose
+  // leaf is program code run by the runtime (a task executed while waiting) is work.
+  // A sample taken off the CPU (`blocked`) has the stack of the thread's latest CPU sample,
+  // which may be older than its state: its recorded wait state is kept.
+  uint32_t effective_state(const ResolvedStack& machine, uint32_t recorded, bool blocked = false) const;
+
+  // The stack shown in `mode` (not Machine) for a sample with machine stack `machine`, effective
+  // state `state`, and the fork-point stack of its region (null outside any region). A state
+  // other than work on a stack whose leaf is program code (an off-CPU sample's older stack) is
+  // shown at the runtime's call: the program frames on the leaf side of the first runtime or
+  // outlined frame are left out.
+  ResolvedStack transform(const ResolvedStack& machine, uint32_t state, const ResolvedStack* fork, ViewMode mode);
+
+  bool is_runtime(FuncId f) const;
+  bool is_outlined(FuncId f) const;
+
+ private:
+  FuncId pseudo(uint32_t state);
+  FuncId region(FuncId outlined, const FrameRef* site, ViewMode mode);
+  FuncId region_at(const FrameRef& site, ViewMode mode);
+  // frames without the runtime's, appended to out
+  void append_user(const std::vector<FrameRef>& frames, size_t from, size_t to, std::vector<FrameRef>* out) const;
+
+  FunctionTable& funcs_;
+  const StackResolver& resolver_;
+  mutable std::unordered_map<FuncId, uint8_t> kind_;  // FuncId -> 1 runtime, 2 outlined, 3 neither
+  std::unordered_map<std::string, FuncId> named_;
+  std::unordered_map<std::string, FuncId> expert_of_;  // user name -> expert region function
+  uint8_t kind(FuncId f) const;
+};
+
+}  // namespace erkit::model::viewmode

@@ -1,0 +1,86 @@
+// The OpenMP stack transformation on hand-made machine stacks (the end-to-end tests in
+// tests/e2e/openmp_test.cc run it on real libgomp and libomp programs).
+#include "model/viewmode/openmp_view.h"
+
+#include <gtest/gtest.h>
+
+#include "format/experiment_format.h"
+
+namespace erkit::model::viewmode {
+namespace {
+
+class OpenMpViewTest : public ::testing::Test {
+ protected:
+  OpenMpViewTest() : resolver_(funcs_, cache_), view_(funcs_, resolver_) {
+    exe_ = funcs_.intern_object("/tmp/prog", "");
+    gomp_ = funcs_.intern_object("/usr/lib/x86_64-linux-gnu/libgomp.so.1", "");
+    libc_ = funcs_.intern_object("/usr/lib/x86_64-linux-gnu/libc.so.6", "");
+  }
+  FuncId fn(const std::string& name, ObjId obj) {
+    FunctionEntry e;
+    e.name = e.short_name = name;
+    e.object = obj;
+    e.addr = next_addr_ += 0x100;
+    e.size = 0x100;
+    return funcs_.intern(e);
+  }
+  ResolvedStack stack(std::initializer_list<FuncId> fs) {
+    ResolvedStack r;
+    for (FuncId f : fs) r.frames.push_back({f, 0, 0}), r.funcs.push_back(f);
+    return r;
+  }
+  std::vector<std::string> names(const ResolvedStack& r) {
+    std::vector<std::string> out;
+    for (const auto& f : r.frames) out.push_back(funcs_.at(f.func).name);
+    return out;
+  }
+  FunctionTable funcs_;
+  symbols::SymbolCache cache_;
+  StackResolver resolver_;
+  OpenMpView view_;
+  ObjId exe_, gomp_, libc_;
+  uint64_t next_addr_ = 0x1000;
+};
+
+TEST_F(OpenMpViewTest, WorkerReRootedUnderForkPoint) {
+  FuncId work = fn("work", exe_), outlined = fn("foo._omp_fn.0", exe_), foo = fn("foo", exe_),
+         main = fn("main", exe_), start = fn("_start", exe_), gstart = fn("<static>@0x1cbbc", gomp_),
+         thread = fn("start_thread", libc_), clone = fn("clone3", libc_), parallel = fn("GOMP_parallel", gomp_);
+  ResolvedStack worker = stack({work, outlined, gstart, thread, clone});
+  ResolvedStack fork = stack({parallel, foo, main, start});
+  EXPECT_EQ(view_.effective_state(worker, format::kOmpWork), format::kOmpWork);
+  EXPECT_EQ(names(view_.transform(worker, format::kOmpWork, &fork, ViewMode::kUser)),
+            (std::vector<std::string>{"work", "foo -- OMP parallel region", "foo", "main", "_start"}));
+  EXPECT_EQ(names(view_.transform(worker, format::kOmpWork, &fork, ViewMode::kExpert)),
+            (std::vector<std::string>{"work", "foo -- OMP parallel region [foo._omp_fn.0]", "foo", "main", "_start"}));
+  // The master: the same, whatever the runtime frames above the outlined function.
+  ResolvedStack master = stack({work, outlined, parallel, foo, main, start});
+  EXPECT_EQ(names(view_.transform(master, format::kOmpWork, &fork, ViewMode::kUser)),
+            (std::vector<std::string>{"work", "foo -- OMP parallel region", "foo", "main", "_start"}));
+  // A worker waiting in the runtime after its outlined function returned.
+  FuncId wait = fn("<static>@0x1d000", gomp_);
+  ResolvedStack at_barrier = stack({wait, gstart, thread, clone});
+  EXPECT_EQ(names(view_.transform(at_barrier, format::kOmpImplicitBarrier, &fork, ViewMode::kUser)),
+            (std::vector<std::string>{"<OMP-implicit_barrier>", "foo -- OMP parallel region", "foo", "main", "_start"}));
+  // Idle between regions: the pseudo-function alone.
+  EXPECT_EQ(names(view_.transform(at_barrier, format::kOmpIdle, nullptr, ViewMode::kUser)),
+            (std::vector<std::string>{"<OMP-idle>"}));
+  // A lock wait inside a program function called from the region.
+  FuncId set_lock = fn("omp_set_lock", gomp_), bar = fn("bar", exe_);
+  ResolvedStack locked = stack({wait, set_lock, bar, outlined, gstart, thread, clone});
+  EXPECT_EQ(names(view_.transform(locked, format::kOmpLockWait, &fork, ViewMode::kUser)),
+            (std::vector<std::string>{"<OMP-lock_wait>", "bar", "foo -- OMP parallel region", "foo", "main", "_start"}));
+  // Work whose leaf is in the runtime (scheduling) is overhead.
+  ResolvedStack sched = stack({wait, outlined, gstart, thread, clone});
+  EXPECT_EQ(view_.effective_state(sched, format::kOmpWork), format::kOmpOverhead);
+  // A task run by a thread waiting at a barrier is work.
+  ResolvedStack task = stack({work, wait, gstart, thread, clone});
+  EXPECT_EQ(view_.effective_state(task, format::kOmpImplicitBarrier), format::kOmpWork);
+  // Serial code is unchanged.
+  ResolvedStack serial = stack({work, main, start});
+  EXPECT_EQ(names(view_.transform(serial, format::kOmpWork, nullptr, ViewMode::kUser)),
+            (std::vector<std::string>{"work", "main", "_start"}));
+}
+
+}  // namespace
+}  // namespace erkit::model::viewmode

@@ -1,0 +1,81 @@
+/* OpenMP scenarios with a known imbalance (docs/openmp.md), built with GCC (libgomp) and Clang
+   (libomp). Usage: omp_imbalance MODE UNIT COUNT
+     imbalance  COUNT parallel regions; thread 0 runs work(3*UNIT), every other thread work(UNIT)
+     critical   each thread enters a critical section COUNT times and runs work(UNIT) inside it
+     lock       the same with an omp_lock_t
+     fine       COUNT parallel-for regions of UNIT iterations each (a fine-grained loop: bench/)
+   work(n) is n dependent floating-point additions: its CPU time is proportional to n. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+volatile double sink;
+
+__attribute__((noinline)) void work(long n) {
+  double x = 0;
+  for (long i = 0; i < n; ++i) x += (double)i * 1e-9;
+  sink += x;
+}
+
+__attribute__((noinline)) void imbalance(long unit, int regions) {
+  for (int r = 0; r < regions; ++r) {
+#pragma omp parallel
+    {
+      work(omp_get_thread_num() == 0 ? 3 * unit : unit);
+    }
+  }
+}
+
+__attribute__((noinline)) void critical_work(long unit, int iters) {
+#pragma omp parallel
+  {
+    for (int i = 0; i < iters; ++i) {
+#pragma omp critical
+      {
+        work(unit);
+      }
+    }
+  }
+}
+
+omp_lock_t lock;
+
+__attribute__((noinline)) void lock_work(long unit, int iters) {
+  omp_init_lock(&lock);
+#pragma omp parallel
+  {
+    for (int i = 0; i < iters; ++i) {
+      omp_set_lock(&lock);
+      work(unit);
+      omp_unset_lock(&lock);
+    }
+  }
+  omp_destroy_lock(&lock);
+}
+
+static double a[4096];
+
+__attribute__((noinline)) void fine(long n, int regions) {
+  if (n > 4096) n = 4096;
+  for (int r = 0; r < regions; ++r) {
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; ++i) a[i] += (double)i;
+  }
+}
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    fprintf(stderr, "usage: %s imbalance|critical|lock|fine UNIT COUNT\n", argv[0]);
+    return 2;
+  }
+  long unit = atol(argv[2]);
+  int count = atoi(argv[3]);
+  if (!strcmp(argv[1], "imbalance")) imbalance(unit, count);
+  else if (!strcmp(argv[1], "critical")) critical_work(unit, count);
+  else if (!strcmp(argv[1], "lock")) lock_work(unit, count);
+  else if (!strcmp(argv[1], "fine")) fine(unit, count);
+  else return 2;
+  printf("threads=%d sink=%g\n", omp_get_max_threads(), sink > 0 ? 1.0 : 0.0);
+  return 0;
+}
