@@ -2,6 +2,8 @@
 
 #include <link.h>
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <ucontext.h>
 
 #include "collector/heap_trace.h"
@@ -117,6 +119,9 @@ TraceWriter trace_enter() {
     if (!__atomic_compare_exchange_n(&g_shared_lock, &expected, 1, false, __ATOMIC_ACQUIRE,
                                      __ATOMIC_RELAXED))
       return w;  // held, possibly by the code this signal handler interrupted: drop the event
+    // The events of a thread whose slot is gone (its exit path, TLS destructors) still belong
+    // to it: the log names the thread, so its records must carry its id, not the shared one's.
+    g_shared_state.tid = uint32_t(syscall(SYS_gettid));
     w.ts = &g_shared_state;
     w.shared = true;
   } else {

@@ -233,17 +233,30 @@ void Profile::compute() {
                             total);
   for (uint32_t x = 0; x < exps_.size(); ++x) {
     const reader::Experiment& e = exps_[x];
+    const bool omp_exp = has_omp_samples(e);
+    if (omp_exp && !omp_view_) omp_view_ = std::make_unique<viewmode::OpenMpView>(funcs_, *resolver_);
+    auto has_runtime_frame = [&](const ResolvedStack& rs) {
+      for (const FrameRef& f : rs.frames)
+        if (omp_view_->is_runtime(f.func)) return true;
+      return false;
+    };
     for_each_event(e, [&](const EventRecord& machine_ev) {
       progress.tick();
       const ResolvedStack* rsp = &resolver_->resolve(x, e, machine_ev.stack_id, machine_ev.tstamp_ns);
       EventRecord omp_ev;
       const EventRecord* evp = &machine_ev;
       uint64_t view_key = 0;
-      if (machine_ev.omp_state) {  // an OpenMP sample: its state and, but in machine mode, its view stack
+      // An OpenMP sample: its state and, but in machine mode, its view stack. A sample of an
+      // OpenMP program taken before the runtime told its state (the master inside
+      // __kmpc_fork_call as the first region starts) is work, and its runtime frames are
+      // the runtime's all the same.
+      bool untold = omp_exp && !machine_ev.omp_state && has_runtime_frame(*rsp);
+      if (machine_ev.omp_state || untold) {
         if (!omp_view_) omp_view_ = std::make_unique<viewmode::OpenMpView>(funcs_, *resolver_);
         omp_ev = machine_ev;
         evp = &omp_ev;
-        uint32_t st = omp_view_->effective_state(*rsp, machine_ev.omp_state, machine_ev.blocked);
+        uint32_t recorded = untold ? uint32_t(format::kOmpWork) : machine_ev.omp_state;
+        uint32_t st = omp_view_->effective_state(*rsp, recorded, machine_ev.blocked);
         for (uint32_t m : {kOmpWork, kOmpWait, kOmpOver}) omp_ev.values[m] = 0;
         omp_ev.values[omp_metric(st)] = machine_ev.values[kTotal];
         if (view_mode_ != ViewMode::kMachine) {
