@@ -38,8 +38,7 @@ void clock_events(const reader::Experiment& e, const std::function<void(const Ev
   bool split_modes = false;
   for (const auto& s : e.clock) split_modes |= (s.flags & format::kClockFlagInSyscall) != 0;
   auto emit_share = [&](const ModeSplitter::Share& share, bool main_thread) {
-    EventRecord m;
-    std::memset(&m, 0, sizeof m);
+    EventRecord m{};
     m.tstamp_ns = share.tstamp_ns;
     m.stack_id = share.stack_id;
     m.tid = share.tid;
