@@ -65,9 +65,13 @@ std::string render_header(const model::Profile& p, uint32_t x) {
   out += fmt::format("Experiment started {}\n", format_realtime(l.realtime_start_ns));
   out += fmt::format("Target command (64-bit): '{}{}{}'\n", l.target, l.args.empty() ? "" : " ", l.args);
   out += fmt::format("Process ID: {}, Parent PID: {}\n", l.pid, l.ppid);
-  out += fmt::format("Current working directory: {}\n", l.cwd);
-  out += fmt::format("Collector version: erkit {}; Host '{}' ({}, Linux {})\n", l.collect_version, l.host, l.arch, l.os);
-  out += fmt::format("  Hardware: {} CPUs, page size {}\n", l.ncpus, l.pagesize);
+  // Imported recordings (perf) lack some of these: "unknown" rather than a blank.
+  auto known = [](const std::string& v) { return v.empty() ? std::string("unknown") : v; };
+  auto count = [](int64_t v) { return v > 0 ? fmt::format("{}", v) : std::string("unknown"); };
+  out += fmt::format("Current working directory: {}\n", known(l.cwd));
+  out += fmt::format("Collector version: erkit {}; Host '{}' ({}, Linux {})\n", l.collect_version, known(l.host),
+                     known(l.arch), known(l.os));
+  out += fmt::format("  Hardware: {} CPUs, page size {}\n", count(l.ncpus), count(l.pagesize));
   out += "Data collection parameters:\n";
   if (l.clock_interval_ns) out += fmt::format("  Clock-profiling, interval = {} microsecs.\n", l.clock_interval_ns / 1000);
   else out += "  Clock-profiling off\n";
