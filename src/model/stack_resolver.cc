@@ -179,14 +179,13 @@ const StackResolver::PcResult& StackResolver::resolve_pc(uint32_t exp, const rea
     } else if (is_collector_object(lo->path)) {
       // A traced call's event (the wrapper of pthread_mutex_lock, calloc, read): it belongs
       // to the real function the program called, in the object that defines it (issue 15).
-      r = symbolise(*lo, pc, leaf);
-      if (!r.frames.empty()) {
-        FuncId real = real_function(e, funcs_.at(r.frames.back().func).short_name);
-        if (real != kNoRealFunction) {
-          r.frames.clear();
-          r.frames.push_back({real, 0, 0});
-        }
-      }
+      // The wrapper's name is looked up without interning it: an interned wrapper of the same
+      // name would make the real function's name ambiguous ("malloc (libc.so.6)").
+      const symbols::ObjectSymbols* syms = cache_.get(lo->symbol_file(), lo->build_id);
+      const symbols::FunctionInfo* wrapper = syms ? syms->function_at(pc - lo->bias) : nullptr;
+      FuncId real = wrapper ? real_function(e, strip_symbol_version(wrapper->name)) : kNoRealFunction;
+      if (real != kNoRealFunction) r.frames.push_back({real, 0, 0});
+      else r = symbolise(*lo, pc, leaf);
     } else {
       r = symbolise(*lo, pc, leaf);
     }
@@ -225,7 +224,8 @@ FuncId StackResolver::real_function(const reader::Experiment& e, const std::stri
     fe.addr = best->addr;
     fe.size = best->size;
     fe.source_file = best->source_file;
-    return it->second = funcs_.intern(std::move(fe));
+    // By name: the program called aligned_alloc, not memalign (one address in glibc).
+    return it->second = funcs_.intern_named(std::move(fe));
   }
   return kNoRealFunction;
 }
