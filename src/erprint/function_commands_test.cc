@@ -144,13 +144,13 @@ TEST_F(FunctionCommands, CmetricsFollowMetricsWithAttributedInserted) {
 TEST_F(FunctionCommands, SummaryPanel) {
   std::string out = run("metrics e.user\nfsingle B");
   EXPECT_NE(out.find(R"(B
-            Exclusive User CPU Time:  0.050 ( 15.6%)
-            Inclusive User CPU Time:  0.200 ( 62.5%)
-        Exclusive Total Thread Time:  0.050 ( 15.6%)
-        Inclusive Total Thread Time:  0.200 ( 62.5%)
-          Exclusive Wall Clock Time:  0.050 ( 15.6%)
-          Inclusive Wall Clock Time:  0.200 ( 62.5%)
-                               Size:  21
+          Exclusive User CPU Time:  0.050 ( 15.6%)
+          Inclusive User CPU Time:  0.200 ( 62.5%)
+         Exclusive Total LWP Time:  0.050 ( 15.6%)
+         Inclusive Total LWP Time:  0.200 ( 62.5%)
+        Exclusive Wall Clock Time:  0.050 ( 15.6%)
+        Inclusive Wall Clock Time:  0.200 ( 62.5%)
+                             Size:  21
 )"),
             std::string::npos)
       << out;

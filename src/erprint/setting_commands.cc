@@ -135,8 +135,7 @@ CommandResult metric_listing(Session& s, const std::string& cmd) {
     for (const auto& m : s.available()) {
       std::string v = m.kind == metricspec::ValueKind::Count ? "+" : ".";
       std::vector<char> flavors = callers ? std::vector<char>{'a', 'e', 'i'} : std::vector<char>{'e', 'i'};
-      const uint32_t mi = model::metric_index(m.name);
-      const std::string title = mi < model::kMetricCount ? model::metric_def(mi).display : m.display_name;
+      const std::string& title = m.display_name;  // the one catalog's (model/metric_defs.h)
       for (char f : flavors) {
         const char* word = f == 'e' ? "Exclusive" : f == 'i' ? "Inclusive" : "Attributed";
         std::string kw = fmt::format("{}{}{} {}%{}", f, v, m.name, f, m.name);

@@ -28,7 +28,7 @@ std::string cost_text(const Costs& c) {
 
 }  // namespace
 
-std::string write_callgrind(model::Profile& p, const Options& o, std::string* error) {
+std::string write_callgrind(const model::Profile& p, const Options& o, std::string* error) {
   if (o.metrics.empty()) {
     *error = "no metric to export";
     return "";

@@ -20,7 +20,7 @@ namespace {
 
 class ChromeTrace {
  public:
-  ChromeTrace(model::Profile& p, const Options& o) : p_(p), o_(o), names_(p.functions().size()) {
+  ChromeTrace(const model::Profile& p, const Options& o) : p_(p), o_(o), names_(p.functions().size()) {
     // Experiments recorded at different times keep their distance on the common time axis.
     const auto& exps = p.experiments();
     int64_t first = INT64_MAX;
@@ -222,7 +222,7 @@ class ChromeTrace {
     }
   }
 
-  model::Profile& p_;
+  const model::Profile& p_;
   const Options& o_;
   std::vector<std::string> names_;  // JSON-quoted, by FuncId
   std::vector<int64_t> offset_ns_;
@@ -233,6 +233,6 @@ class ChromeTrace {
 
 }  // namespace
 
-std::string write_chrome_trace(model::Profile& p, const Options& o, std::string*) { return ChromeTrace(p, o).build(); }
+std::string write_chrome_trace(const model::Profile& p, const Options& o, std::string*) { return ChromeTrace(p, o).build(); }
 
 }  // namespace erkit::exporters

@@ -32,7 +32,7 @@ inline std::unique_ptr<model::Profile> load_folded(const std::string& dir, const
 struct Truth {
   std::map<std::string, int64_t> excl, incl;
 };
-inline Truth truth(model::Profile& p, uint32_t metric) {
+inline Truth truth(const model::Profile& p, uint32_t metric) {
   Truth t;
   const auto& fm = p.function_metrics();
   for (model::FuncId f : p.functions_with_data()) {

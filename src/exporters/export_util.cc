@@ -63,7 +63,7 @@ std::string json_string(std::string_view s) {
 }
 
 void for_each_resolved_event(
-    model::Profile& p,
+    const model::Profile& p,
     const std::function<void(uint32_t, const model::EventRecord&, const model::ResolvedStack&)>& fn) {
   const auto& exps = p.experiments();
   for (uint32_t x = 0; x < exps.size(); ++x) {

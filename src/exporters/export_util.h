@@ -22,7 +22,7 @@ std::string json_string(std::string_view s);
 // Every event of every experiment in time order per experiment, with its resolved stack (leaf
 // first). `exp` is the 0-based experiment index.
 void for_each_resolved_event(
-    model::Profile& p,
+    const model::Profile& p,
     const std::function<void(uint32_t exp, const model::EventRecord& ev, const model::ResolvedStack& stack)>& fn);
 
 // A process id for experiment `exp`: its recorded pid, or exp+1 when unknown.

@@ -38,7 +38,7 @@ std::string default_output_name(Format f, const std::string& stem) {
   return stem;
 }
 
-std::optional<std::vector<uint32_t>> select_metrics(model::Profile& p, const std::string& list, std::string* error) {
+std::optional<std::vector<uint32_t>> select_metrics(const model::Profile& p, const std::string& list, std::string* error) {
   std::vector<uint32_t> out;
   if (list.empty()) {
     out = p.available_metrics();
@@ -68,7 +68,7 @@ std::optional<std::vector<uint32_t>> select_metrics(model::Profile& p, const std
   return out;
 }
 
-std::string write_export(model::Profile& p, Format f, const Options& o, std::string* error) {
+std::string write_export(const model::Profile& p, Format f, const Options& o, std::string* error) {
   switch (f) {
     case Format::Pprof: return write_pprof(p, o, error);
     case Format::Chrome: return write_chrome_trace(p, o, error);

@@ -35,15 +35,15 @@ struct Options {
 
 // Resolves a comma-separated metric list ("user,system") against the profile: unknown names
 // are errors; an empty list gives every metric with data (user first when present).
-std::optional<std::vector<uint32_t>> select_metrics(model::Profile& p, const std::string& list, std::string* error);
+std::optional<std::vector<uint32_t>> select_metrics(const model::Profile& p, const std::string& list, std::string* error);
 
 // Each writer returns the file's bytes; `error` is set (and "" returned) only for failures.
-std::string write_pprof(model::Profile& p, const Options& o, std::string* error);
-std::string write_chrome_trace(model::Profile& p, const Options& o, std::string* error);
-std::string write_speedscope(model::Profile& p, const Options& o, std::string* error);
-std::string write_folded(model::Profile& p, const Options& o, std::string* error);
-std::string write_callgrind(model::Profile& p, const Options& o, std::string* error);
+std::string write_pprof(const model::Profile& p, const Options& o, std::string* error);
+std::string write_chrome_trace(const model::Profile& p, const Options& o, std::string* error);
+std::string write_speedscope(const model::Profile& p, const Options& o, std::string* error);
+std::string write_folded(const model::Profile& p, const Options& o, std::string* error);
+std::string write_callgrind(const model::Profile& p, const Options& o, std::string* error);
 
-std::string write_export(model::Profile& p, Format f, const Options& o, std::string* error);
+std::string write_export(const model::Profile& p, Format f, const Options& o, std::string* error);
 
 }  // namespace erkit::exporters

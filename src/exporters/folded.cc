@@ -11,7 +11,7 @@
 
 namespace erkit::exporters {
 
-std::string write_folded(model::Profile& p, const Options& o, std::string* error) {
+std::string write_folded(const model::Profile& p, const Options& o, std::string* error) {
   if (o.metrics.empty()) {
     *error = "no metric to export";
     return "";

@@ -36,7 +36,7 @@ class StringTable {
 
 class PprofBuilder {
  public:
-  PprofBuilder(model::Profile& p, const Options& o) : p_(p), o_(o) {
+  PprofBuilder(const model::Profile& p, const Options& o) : p_(p), o_(o) {
     // Each load object's runtime placement, from the first experiment that mapped it, so
     // addresses are the ones the program ran at.
     for (const auto& e : p.experiments())
@@ -189,7 +189,7 @@ class PprofBuilder {
     return mapping_ids_[obj] = {id, bias};
   }
 
-  model::Profile& p_;
+  const model::Profile& p_;
   const Options& o_;
   StringTable strings_;
   std::unordered_map<std::string, const reader::LoadObject*> placement_;
@@ -201,7 +201,7 @@ class PprofBuilder {
 
 }  // namespace
 
-std::string write_pprof(model::Profile& p, const Options& o, std::string* error) {
+std::string write_pprof(const model::Profile& p, const Options& o, std::string* error) {
   std::string raw = PprofBuilder(p, o).build();
   std::string gz;
   if (!gzip_compress(raw, &gz, error)) return "";

@@ -11,7 +11,7 @@
 
 namespace erkit::exporters {
 
-std::string write_speedscope(model::Profile& p, const Options& o, std::string* error) {
+std::string write_speedscope(const model::Profile& p, const Options& o, std::string* error) {
   if (o.metrics.empty()) {
     *error = "no metric to export";
     return "";

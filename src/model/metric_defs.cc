@@ -13,7 +13,7 @@ const std::vector<MetricDef>& metric_defs() {
       {"text", "Text Page Fault Time", "Text Fault", U::Nanoseconds, S::Clock},
       {"data", "Data Page Fault Time", "Data Fault", U::Nanoseconds, S::Clock},
       {"owait", "Other Wait Time", "Other Wait", U::Nanoseconds, S::Clock},
-      {"total", "Total Thread Time", "Total Time", U::Nanoseconds, S::Clock},
+      {"total", "Total LWP Time", "Total Time", U::Nanoseconds, S::Clock},
       {"wall", "Wall Clock Time", "Wall", U::Nanoseconds, S::Clock},
       {"alloc", "Allocations", "Allocs", U::Count, S::Heap},
       {"balloc", "Bytes Allocated", "Bytes Alloc", U::Bytes, S::Heap},
@@ -38,7 +38,7 @@ const std::vector<MetricDef>& metric_defs() {
       {"kcycles", "KCPU Cycles", "KCPU Cycles", U::Nanoseconds, S::Kernel},
       {"kthr", "Kthr Time", "Kthr Time", U::Nanoseconds, S::KernelThread},
       // Hardware counters and software events (collect -h): the counter's name, event counts.
-      {"cycles", "CPU Cycles", "CPU Cycles", U::Count, S::Hwc},
+      {"cycles", "CPU Cycles", "CPU Cycles", U::Count, S::Hwc, true},
       {"insts", "Instructions Executed", "Instructions", U::Count, S::Hwc},
       {"cacheref", "Cache References", "Cache Refs", U::Count, S::Hwc},
       {"cachem", "Cache Misses", "Cache Misses", U::Count, S::Hwc},
@@ -76,8 +76,32 @@ const std::vector<MetricDef>& metric_defs() {
 
 const MetricDef& metric_def(uint32_t index) { return metric_defs().at(index); }
 
+namespace {
+struct Alias {
+  std::string_view alias, name;
+};
+// The seed's Table 6-3 prints `unlock` for user lock time (transcription anomaly).
+constexpr Alias kAliases[] = {{"unlock", "lock"}, {"ioread", "ioreadcnt"}, {"iowrite", "iowritecnt"}};
+
+constexpr NamedOnlyMetric kNamedOnly[] = {
+    {"ioreadtime", "Read Time", MetricUnit::Nanoseconds},
+    {"iowritetime", "Write Time", MetricUnit::Nanoseconds},
+    {"ioothertime", "Other I/O Time", MetricUnit::Nanoseconds},
+    {"ioerrorcnt", "I/O Error Count", MetricUnit::Count},
+    {"ioerrortime", "I/O Error Time", MetricUnit::Nanoseconds},
+};
+}  // namespace
+
+std::string_view canonical_metric_name(std::string_view name) {
+  for (const auto& a : kAliases)
+    if (a.alias == name) return a.name;
+  return name;
+}
+
+std::span<const NamedOnlyMetric> named_only_metrics() { return kNamedOnly; }
+
 uint32_t metric_index(const std::string& name) {
-  std::string n = name == "unlock" ? "lock" : name;
+  const std::string_view n = canonical_metric_name(name);
   const auto& d = metric_defs();
   for (uint32_t i = 0; i < d.size(); ++i)
     if (d[i].name == n) return i;

@@ -1,9 +1,15 @@
-// The metrics erkit computes from recorded events (seed-spec table 6-3 names), their display
-// names and units, and which data kind each comes from. Values are kept as exact integers
-// (nanoseconds, bytes, counts); views convert to seconds.
+// The one metric catalog (issue 18): the metrics erkit computes from recorded events (seed-spec
+// table 6-3 names), their display names and units, which data kind each comes from, the aliases
+// er_print accepts, and the names it knows but erkit does not compute. er_print's metric lists
+// (erprint/metricspec/catalog.h), its column titles, the exporters, the analyzer and the
+// generated completion all read this table. Values are kept as exact integers (nanoseconds,
+// bytes, counts); views convert to seconds.
+// Built alone as erkit_metric_catalog (no dependencies), so metricspec links it without the model.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace erkit::model {
@@ -20,6 +26,15 @@ struct MetricDef {
   std::string short_display;  // column header, e.g. "User CPU"
   MetricUnit unit;
   MetricSource source;
+  // A cycle-type hardware counter: er_print's '.' shows it as time, '+' as the raw count.
+  bool cycles = false;
+};
+
+// Names er_print accepts in metric lists (the I/O metrics of later Studio/gprofng releases)
+// that erkit does not compute: a list naming one is accepted and warns "not recorded".
+struct NamedOnlyMetric {
+  std::string_view name, display;
+  MetricUnit unit;
 };
 
 // Indices into the value vector of every event and aggregate.
@@ -41,6 +56,9 @@ const std::vector<MetricDef>& metric_defs();
 const MetricDef& metric_def(uint32_t index);
 // Index of a metric by er_print name (aliases accepted), or kMetricCount if unknown.
 uint32_t metric_index(const std::string& name);
+// The canonical name of an alias (unlock -> lock, ioread -> ioreadcnt); otherwise the input.
+std::string_view canonical_metric_name(std::string_view name);
+std::span<const NamedOnlyMetric> named_only_metrics();
 
 using MetricValues = std::vector<int64_t>;  // size kMetricCount
 

@@ -11,7 +11,7 @@ void add(Values& dst, const int64_t* v) {
 
 }  // namespace
 
-PcLineMetrics compute_pc_line_metrics(Profile& p, const std::function<bool(FuncId)>& keep) {
+PcLineMetrics compute_pc_line_metrics(const Profile& p, const std::function<bool(FuncId)>& keep) {
   PcLineMetrics out;
   const auto& aggs = p.aggregates();
   const StackResolver& r = p.resolver();

@@ -41,6 +41,6 @@ struct PcLineMetrics {
 
 // keep(concrete function of a PC): null keeps all. Used by `source function'file'`, which
 // shows only the named function's metrics.
-PcLineMetrics compute_pc_line_metrics(Profile& p, const std::function<bool(FuncId)>& keep = nullptr);
+PcLineMetrics compute_pc_line_metrics(const Profile& p, const std::function<bool(FuncId)>& keep = nullptr);
 
 }  // namespace erkit::model

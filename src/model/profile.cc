@@ -97,7 +97,7 @@ void Profile::set_inline_frames(bool shown) {
   computed_ = edges_computed_ = false;
 }
 
-FuncId Profile::object_function(ObjId o) {
+FuncId Profile::object_function(ObjId o) const {
   auto it = object_funcs_.find(o);
   if (it != object_funcs_.end()) return it->second;
   FunctionEntry e;
@@ -212,7 +212,7 @@ bool Profile::keeps(uint32_t x, const EventRecord& ev, const ResolvedStack& rs) 
   return pred_(v);
 }
 
-bool Profile::selected(uint32_t exp, uint32_t tid, int32_t cpu, uint64_t tstamp_ns, uint64_t stack_id) {
+bool Profile::selected(uint32_t exp, uint32_t tid, int32_t cpu, uint64_t tstamp_ns, uint64_t stack_id) const {
   if (!pred_) return true;
   EventRecord ev{};
   ev.tstamp_ns = tstamp_ns;
@@ -222,7 +222,7 @@ bool Profile::selected(uint32_t exp, uint32_t tid, int32_t cpu, uint64_t tstamp_
   return keeps(exp, ev, resolver_->resolve(exp, exps_[exp], stack_id, tstamp_ns));
 }
 
-void Profile::compute() {
+void Profile::compute() const {
   if (computed_) return;
   aggs_.clear();
   std::unordered_map<uint64_t, uint32_t> index;  // (exp, stack id) -> aggs_ slot
@@ -324,7 +324,7 @@ void Profile::compute() {
   edges_computed_ = false;
 }
 
-void Profile::compute_edges() {
+void Profile::compute_edges() const {
   compute();
   if (edges_computed_) return;
   // Only metrics with data are kept per edge (most of kMetricCount are zero for a given run).
@@ -416,22 +416,22 @@ void Profile::compute_edges() {
   edges_computed_ = true;
 }
 
-const std::vector<StackAggregate>& Profile::aggregates() {
+const std::vector<StackAggregate>& Profile::aggregates() const {
   compute();
   return aggs_;
 }
 
-const FunctionMetrics& Profile::function_metrics() {
+const FunctionMetrics& Profile::function_metrics() const {
   compute();
   return fm_;
 }
 
-const std::array<int64_t, kMetricCount>& Profile::totals() {
+const std::array<int64_t, kMetricCount>& Profile::totals() const {
   compute();
   return totals_;
 }
 
-CallersCallees Profile::callers_callees(FuncId f) {
+CallersCallees Profile::callers_callees(FuncId f) const {
   compute_edges();
   CallersCallees cc;
   cc.center = f;
@@ -451,7 +451,7 @@ CallersCallees Profile::callers_callees(FuncId f) {
   return cc;
 }
 
-std::vector<FuncId> Profile::functions_with_data() {
+std::vector<FuncId> Profile::functions_with_data() const {
   compute();
   std::vector<FuncId> out;
   for (FuncId f = 0; f < funcs_.size(); ++f) {

@@ -85,19 +85,22 @@ class Profile {
   // (experiments, samples, threads, LWPs, CPUs). The one test every report applies, whatever
   // the event kind: the aggregates behind the function list and the per-record summaries of
   // model/trace_summaries.h alike. cpu -1: the event kind records none.
-  bool selected(uint32_t exp, uint32_t tid, int32_t cpu, uint64_t tstamp_ns, uint64_t stack_id);
+  bool selected(uint32_t exp, uint32_t tid, int32_t cpu, uint64_t tstamp_ns, uint64_t stack_id) const;
 
   // Metrics that have data in the loaded experiments.
   std::vector<uint32_t> available_metrics() const;
 
   const FunctionTable& functions() const { return funcs_; }
   const StackResolver& resolver() const { return *resolver_; }
-  const std::vector<StackAggregate>& aggregates();
-  const FunctionMetrics& function_metrics();
-  const std::array<int64_t, kMetricCount>& totals();
-  CallersCallees callers_callees(FuncId f);
+  // Results, computed on first use after a change of filter, view mode or expansion: the
+  // model is a cache of its inputs, so these are const (views take `const Profile&`) while
+  // they fill it (stacks resolved, functions interned, aggregates built). Not thread-safe.
+  const std::vector<StackAggregate>& aggregates() const;
+  const FunctionMetrics& function_metrics() const;
+  const std::array<int64_t, kMetricCount>& totals() const;
+  CallersCallees callers_callees(FuncId f) const;
   // Functions with any non-zero inclusive value.
-  std::vector<FuncId> functions_with_data();
+  std::vector<FuncId> functions_with_data() const;
   // The sample number (1-based) of experiment exp containing time t: sample n covers
   // (point n-1, point n]; events after the last point are in one more; no points: 1.
   uint32_t sample_at(uint32_t exp, uint64_t t) const;
@@ -117,26 +120,29 @@ class Profile {
   bool inline_frames() const { return inline_frames_; }
   bool object_expanded(ObjId o) const { return o >= collapsed_.size() || !collapsed_[o]; }
   // The pseudo-function standing for a collapsed object.
-  FuncId object_function(ObjId o);
+  FuncId object_function(ObjId o) const;
   // Objects that have functions in the loaded experiments, in load order.
   std::vector<ObjId> objects_in_load_order() const;
   ViewMode view_mode() const { return view_mode_; }
 
  private:
-  void compute();
-  void compute_edges();
+  void compute() const;
+  void compute_edges() const;
   bool keeps(uint32_t x, const EventRecord& ev, const ResolvedStack& rs) const;
 
   std::vector<reader::Experiment> exps_;
-  FunctionTable funcs_;
-  symbols::SymbolCache sym_cache_;
+  // Mutable: results are computed lazily from const accessors (see aggregates()); resolving a
+  // stack interns its functions, so the function table grows with the cache.
+  mutable FunctionTable funcs_;
+  mutable symbols::SymbolCache sym_cache_;
   std::unique_ptr<StackResolver> resolver_;
   EventPredicate pred_;
   bool pred_needs_stack_ = false;
-  bool computed_ = false, edges_computed_ = false;
-  std::vector<StackAggregate> aggs_;
-  FunctionMetrics fm_;
-  std::array<int64_t, kMetricCount> totals_{};
+  // The cache: everything below marked mutable is derived from the inputs above.
+  mutable bool computed_ = false, edges_computed_ = false;
+  mutable std::vector<StackAggregate> aggs_;
+  mutable FunctionMetrics fm_;
+  mutable std::array<int64_t, kMetricCount> totals_{};
   // Caller or callee edges by centre function, in FuncId order of the other end: those of f
   // are other[first[f] .. first[f+1]), with one value per edge_metrics_ entry each.
   struct EdgeTable {
@@ -144,18 +150,18 @@ class Profile {
     std::vector<FuncId> other;
     std::vector<int64_t> values;
   };
-  std::vector<uint32_t> edge_metrics_;
-  EdgeTable callers_of_, callees_of_;
+  mutable std::vector<uint32_t> edge_metrics_;
+  mutable EdgeTable callers_of_, callees_of_;
   std::vector<std::vector<ThreadEntry>> threads_;
   std::vector<std::unordered_map<uint32_t, uint32_t>> thread_numbers_;  // tid -> number
   std::vector<std::vector<int32_t>> cpus_;
   std::vector<bool> collapsed_;                     // by ObjId
   bool inline_frames_ = false;
   ViewMode view_mode_ = ViewMode::kUser;
-  std::unique_ptr<viewmode::OpenMpView> omp_view_;
+  mutable std::unique_ptr<viewmode::OpenMpView> omp_view_;
   // Stacks as the view mode shows them, by (experiment, stack, state, fork stack).
-  std::map<std::tuple<uint32_t, uint64_t, uint32_t, uint64_t>, std::unique_ptr<ResolvedStack>> view_stacks_;
-  std::unordered_map<ObjId, FuncId> object_funcs_;  // collapsed object -> pseudo-function
+  mutable std::map<std::tuple<uint32_t, uint64_t, uint32_t, uint64_t>, std::unique_ptr<ResolvedStack>> view_stacks_;
+  mutable std::unordered_map<ObjId, FuncId> object_funcs_;  // collapsed object -> pseudo-function
 };
 
 }  // namespace erkit::model

@@ -4,12 +4,12 @@
 
 namespace erkit::model {
 
-int64_t function_value(Profile& p, FuncId f, char flavor, uint32_t m) {
+int64_t function_value(const Profile& p, FuncId f, char flavor, uint32_t m) {
   const auto& fm = p.function_metrics();
   return flavor == 'i' ? fm.incl[f][m] : fm.excl[f][m];
 }
 
-std::vector<FuncId> sorted_functions(Profile& p, const SortSpec& s, size_t limit) {
+std::vector<FuncId> sorted_functions(const Profile& p, const SortSpec& s, size_t limit) {
   std::vector<FuncId> v = p.functions_with_data();
   const FunctionTable& ft = p.functions();
   FuncId total = ft.total();

@@ -36,9 +36,9 @@ struct SortSpec {
 };
 
 // The value a function list shows for f in column (flavor, metric): 'i' inclusive, else exclusive.
-int64_t function_value(Profile& p, FuncId f, char flavor, uint32_t metric);
+int64_t function_value(const Profile& p, FuncId f, char flavor, uint32_t metric);
 // Functions in list order: <Total> first, then the functions with data sorted; limit 0 = all.
-std::vector<FuncId> sorted_functions(Profile& p, const SortSpec& sort, size_t limit);
+std::vector<FuncId> sorted_functions(const Profile& p, const SortSpec& sort, size_t limit);
 
 // The one event selection: experiments, samples, threads, LWPs, CPUs (sel), then the filter
 // expression f (may be null; bound to the function table). Both must outlive their use by p;

@@ -11,7 +11,7 @@
 
 namespace erkit::model {
 
-SyncSummary sync_by_object(Profile& p) {
+SyncSummary sync_by_object(const Profile& p) {
   SyncSummary st;
   struct Acc {
     uint64_t wait_ns = 0, max_ns = 0;
@@ -78,13 +78,13 @@ std::string io_file_name(const Profile& p, uint32_t exp, uint32_t id) {
   return path.empty() ? "<unknown>" : path;
 }
 
-void for_each_selected_io(Profile& p, const std::function<void(uint32_t, const format::IoEventRecord&)>& fn) {
+void for_each_selected_io(const Profile& p, const std::function<void(uint32_t, const format::IoEventRecord&)>& fn) {
   for (uint32_t x = 0; x < p.experiments().size(); ++x)
     for (const auto& r : p.experiments()[x].io)
       if (p.selected(x, r.tid, -1, r.tstamp_ns, r.stack_id)) fn(x, r);
 }
 
-void for_each_heap_record(Profile& p,
+void for_each_heap_record(const Profile& p,
                           const std::function<void(uint32_t, const format::HeapEvent&, bool, bool)>& fn) {
   for (uint32_t x = 0; x < p.experiments().size(); ++x) {
     const auto& heap = p.experiments()[x].heap;
@@ -100,7 +100,7 @@ void for_each_heap_record(Profile& p,
 namespace {
 
 template <typename Key>
-IoGroups group_io(Profile& p, Key key) {
+IoGroups group_io(const Profile& p, Key key) {
   std::map<std::string, IoGroupRow> by;
   IoGroups g;
   g.several_experiments = p.experiments().size() > 1;
@@ -121,7 +121,7 @@ IoGroups group_io(Profile& p, Key key) {
 
 }  // namespace
 
-IoGroups io_by_file(Profile& p) {
+IoGroups io_by_file(const Profile& p) {
   return group_io(p, [&p](uint32_t x, const format::IoEventRecord& r) {
     IoGroupRow row;
     row.name = io_file_name(p, x, r.file_id);
@@ -129,7 +129,7 @@ IoGroups io_by_file(Profile& p) {
   });
 }
 
-IoGroups io_by_descriptor(Profile& p) {
+IoGroups io_by_descriptor(const Profile& p) {
   const bool several = p.experiments().size() > 1;
   return group_io(p, [&p, several](uint32_t x, const format::IoEventRecord& r) {
     const auto& e = p.experiments()[x];

@@ -32,7 +32,7 @@ struct SyncSummary {
   int64_t total_waits = 0;
   std::vector<SyncObjectRow> rows;  // most wait time first (ties: experiment, op, object)
 };
-SyncSummary sync_by_object(Profile& p);
+SyncSummary sync_by_object(const Profile& p);
 
 // ---- I/O per file / per opened file ----
 struct IoTotals {
@@ -53,19 +53,19 @@ struct IoGroups {
   std::vector<IoGroupRow> rows;  // most I/O time first, then by name
   bool several_experiments = false;
 };
-IoGroups io_by_file(Profile& p);
-IoGroups io_by_descriptor(Profile& p);
+IoGroups io_by_file(const Profile& p);
+IoGroups io_by_descriptor(const Profile& p);
 // The name a file id of experiment exp (0-based) is shown under: its path; the standard
 // descriptors by their role ("<stdout>").
 std::string io_file_name(const Profile& p, uint32_t exp, uint32_t file_id);
 
 // ---- selected records (statistics reports) ----
 // exp: 0-based.
-void for_each_selected_io(Profile& p, const std::function<void(uint32_t exp, const format::IoEventRecord&)>& fn);
+void for_each_selected_io(const Profile& p, const std::function<void(uint32_t exp, const format::IoEventRecord&)>& fn);
 // Every heap record of every experiment, time ordered per experiment; `selected` tells whether
 // an allocating record passes the selection (releases are always visited, so that the live
 // bytes of selected blocks fall when they are freed); `leaked` whether it was never released.
 void for_each_heap_record(
-    Profile& p, const std::function<void(uint32_t exp, const format::HeapEvent&, bool selected, bool leaked)>& fn);
+    const Profile& p, const std::function<void(uint32_t exp, const format::HeapEvent&, bool selected, bool leaked)>& fn);
 
 }  // namespace erkit::model

@@ -39,7 +39,7 @@ std::optional<ExclIncl> AnnotationMetrics::instr_values(const std::string& objec
   return out;
 }
 
-AnnotationMetrics build_annotation_metrics(model::Profile& p, const std::vector<ViewColumn>& cols,
+AnnotationMetrics build_annotation_metrics(const model::Profile& p, const std::vector<ViewColumn>& cols,
                                            const std::function<bool(model::FuncId)>& keep) {
   AnnotationMetrics a;
   a.cols = cols;

@@ -36,7 +36,7 @@ struct AnnotationMetrics {
 };
 
 // keep: see model::compute_pc_line_metrics.
-AnnotationMetrics build_annotation_metrics(model::Profile& p, const std::vector<ViewColumn>& cols,
+AnnotationMetrics build_annotation_metrics(const model::Profile& p, const std::vector<ViewColumn>& cols,
                                            const std::function<bool(model::FuncId)>& keep = nullptr);
 
 class AnnotatedListing {

@@ -135,7 +135,7 @@ std::string describe(Mode mode) {
 
 }  // namespace
 
-std::string render_compare_functions(model::Profile& p, const Table& t, Mode mode,
+std::string render_compare_functions(const model::Profile& p, const Table& t, Mode mode,
                                      const std::vector<CompareSide>& sides, const SortSpec& sort, size_t limit,
                                      const NameOptions& names) {
   std::string out = fmt::format("Compare: {}; functions matched by name (and source file where a name repeats)\n",
@@ -177,7 +177,7 @@ std::string render_compare_functions(model::Profile& p, const Table& t, Mode mod
   return out;
 }
 
-json::Value compare_functions_json(model::Profile& p, const Table& t, Mode mode, const std::vector<CompareSide>& sides,
+json::Value compare_functions_json(const model::Profile& p, const Table& t, Mode mode, const std::vector<CompareSide>& sides,
                                    const SortSpec& sort, size_t limit, const NameOptions& names) {
   json::Value jsides = json::Value::array();
   for (size_t s = 0; s < sides.size(); ++s)

@@ -24,10 +24,10 @@ std::vector<model::compare::Column> compare_columns(const std::vector<ViewColumn
 std::vector<const model::compare::Row*> sorted_compare_rows(const model::compare::Table& t, const SortSpec& sort,
                                                             size_t limit, const model::FunctionTable& ft);
 
-std::string render_compare_functions(model::Profile& p, const model::compare::Table& t, model::compare::Mode mode,
+std::string render_compare_functions(const model::Profile& p, const model::compare::Table& t, model::compare::Mode mode,
                                      const std::vector<CompareSide>& sides, const SortSpec& sort, size_t limit,
                                      const NameOptions& names);
-json::Value compare_functions_json(model::Profile& p, const model::compare::Table& t, model::compare::Mode mode,
+json::Value compare_functions_json(const model::Profile& p, const model::compare::Table& t, model::compare::Mode mode,
                                    const std::vector<CompareSide>& sides, const SortSpec& sort, size_t limit,
                                    const NameOptions& names);
 

@@ -31,7 +31,7 @@ std::string object_path(const model::FunctionTable& ft, FuncId f) {
 
 }  // namespace
 
-std::string render_function_summary(model::Profile& p, FuncId f, const std::vector<uint32_t>& metrics,
+std::string render_function_summary(const model::Profile& p, FuncId f, const std::vector<uint32_t>& metrics,
                                     const NameOptions& names) {
   const auto& ft = p.functions();
   const auto& e = ft.at(f);
@@ -68,7 +68,7 @@ std::string render_function_summary(model::Profile& p, FuncId f, const std::vect
   return out;
 }
 
-json::Value function_summary_json(model::Profile& p, FuncId f, const std::vector<uint32_t>& metrics,
+json::Value function_summary_json(const model::Profile& p, FuncId f, const std::vector<uint32_t>& metrics,
                                   const NameOptions& names) {
   const auto& ft = p.functions();
   const auto& e = ft.at(f);

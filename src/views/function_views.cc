@@ -46,7 +46,7 @@ json::Value sort_json(const SortSpec& s) {
 
 namespace {
 
-TextTable function_table(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
+TextTable function_table(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
                          const NameOptions& names) {
   TextTable t(cols);
   const auto& totals = p.totals();
@@ -62,7 +62,7 @@ TextTable function_table(model::Profile& p, const std::vector<ViewColumn>& cols,
 
 // The rows of one callers-callees panel, in order, with the index of the centre row. `dn`:
 // display names by FuncId when the caller has them (many panels), else null.
-TextTable panel_table(model::Profile& p, FuncId f, const std::vector<ViewColumn>& cols, const SortSpec& csort,
+TextTable panel_table(const model::Profile& p, FuncId f, const std::vector<ViewColumn>& cols, const SortSpec& csort,
                       const NameOptions& names, size_t* ncallers, size_t* ncallees,
                       const std::vector<std::string>* dn = nullptr) {
   model::CallersCallees cc = p.callers_callees(f);
@@ -121,26 +121,26 @@ TextTable panel_table(model::Profile& p, FuncId f, const std::vector<ViewColumn>
 
 }  // namespace
 
-std::string render_function_list(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+std::string render_function_list(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                  size_t limit, const NameOptions& names) {
   return fmt::format("Functions sorted by metric: {}\n\n{}", sort_description(sort),
                      function_table(p, cols, sort, limit, names).render());
 }
 
-json::Value function_list_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+json::Value function_list_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                size_t limit, const NameOptions& names) {
   json::Value v = function_table(p, cols, sort, limit, names).to_json();
   v.set("sort", sort_json(sort));
   return v;
 }
 
-std::string render_callers_callees_panel(model::Profile& p, FuncId f, const std::vector<ViewColumn>& cols,
+std::string render_callers_callees_panel(const model::Profile& p, FuncId f, const std::vector<ViewColumn>& cols,
                                          const SortSpec& csort, const NameOptions& names) {
   size_t a, b;
   return panel_table(p, f, cols, csort, names, &a, &b).render();
 }
 
-json::Value callers_callees_panel_json(model::Profile& p, FuncId f, const std::vector<ViewColumn>& cols,
+json::Value callers_callees_panel_json(const model::Profile& p, FuncId f, const std::vector<ViewColumn>& cols,
                                        const SortSpec& csort, const NameOptions& names) {
   size_t ncallers, ncallees;
   json::Value t = panel_table(p, f, cols, csort, names, &ncallers, &ncallees).to_json();
@@ -155,7 +155,7 @@ json::Value callers_callees_panel_json(model::Profile& p, FuncId f, const std::v
       .set("callees", std::move(callees));
 }
 
-void write_callers_callees(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+void write_callers_callees(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                            const SortSpec& csort, size_t limit, const NameOptions& names,
                            const std::function<void(std::string_view)>& write) {
   std::string out = fmt::format("Functions sorted by metric: {}\nCallers and callees sorted by metric: {}\n\n",
@@ -178,14 +178,14 @@ void write_callers_callees(model::Profile& p, const std::vector<ViewColumn>& col
   write(out);
 }
 
-std::string render_callers_callees(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+std::string render_callers_callees(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                    const SortSpec& csort, size_t limit, const NameOptions& names) {
   std::string out;
   write_callers_callees(p, cols, sort, csort, limit, names, [&](std::string_view chunk) { out += chunk; });
   return out;
 }
 
-json::Value callers_callees_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+json::Value callers_callees_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                  const SortSpec& csort, size_t limit, const NameOptions& names) {
   json::Value columns = json::Value::array(), panels = json::Value::array();
   for (const auto& c : cols) columns.push(column_json(c));

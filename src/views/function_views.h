@@ -35,24 +35,24 @@ using model::sorted_functions;
 // The value a function list shows for f in column (flavor, metric).
 using model::function_value;
 
-std::string render_function_list(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+std::string render_function_list(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                  size_t limit, const NameOptions& names);
-json::Value function_list_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+json::Value function_list_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                size_t limit, const NameOptions& names);
 
 // One panel: callers above the centre (marked '*'), callees below. `cols` use flavour 'a' for
 // attributed values, 'e'/'i' for the functions' own exclusive/inclusive values.
-std::string render_callers_callees_panel(model::Profile& p, model::FuncId f, const std::vector<ViewColumn>& cols,
+std::string render_callers_callees_panel(const model::Profile& p, model::FuncId f, const std::vector<ViewColumn>& cols,
                                          const SortSpec& csort, const NameOptions& names);
-json::Value callers_callees_panel_json(model::Profile& p, model::FuncId f, const std::vector<ViewColumn>& cols,
+json::Value callers_callees_panel_json(const model::Profile& p, model::FuncId f, const std::vector<ViewColumn>& cols,
                                        const SortSpec& csort, const NameOptions& names);
 // write_callers_callees() hands the text over in chunks (a panel or more each).
-void write_callers_callees(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+void write_callers_callees(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                            const SortSpec& csort, size_t limit, const NameOptions& names,
                            const std::function<void(std::string_view)>& write);
-std::string render_callers_callees(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+std::string render_callers_callees(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                    const SortSpec& csort, size_t limit, const NameOptions& names);
-json::Value callers_callees_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+json::Value callers_callees_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                  const SortSpec& csort, size_t limit, const NameOptions& names);
 
 }  // namespace erkit::views

@@ -23,7 +23,7 @@ struct Arc {
 
 }  // namespace
 
-std::string render_gprof(model::Profile& p, const NameOptions& names, uint64_t interval_ns, json::Value* data) {
+std::string render_gprof(const model::Profile& p, const NameOptions& names, uint64_t interval_ns, json::Value* data) {
   json::Value flat_json = json::Value::array(), graph_json = json::Value::array();
   const auto& fm = p.function_metrics();
   const auto& ft = p.functions();

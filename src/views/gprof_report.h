@@ -16,7 +16,7 @@ namespace erkit::views {
 // data (JSON output): {"flat":[{"name","percent","cumulative","self"}],"graph":[{"index","name",
 // "percent","self","children","parents":[Arc],"callees":[Arc]}]}, Arc = {"name","index","self",
 // "children"}; times in ns.
-std::string render_gprof(model::Profile& p, const NameOptions& names, uint64_t interval_ns,
+std::string render_gprof(const model::Profile& p, const NameOptions& names, uint64_t interval_ns,
                          json::Value* data = nullptr);
 
 }  // namespace erkit::views

@@ -96,7 +96,7 @@ struct IoStat {
   OpStats reads, writes, others;
 };
 
-IoStat io_stat(model::Profile& p) {
+IoStat io_stat(const model::Profile& p) {
   IoStat st;
   model::for_each_selected_io(p, [&](uint32_t, const format::IoEventRecord& r) {
     if (r.op == format::kIoRead) st.reads.add(r, true);
@@ -119,7 +119,7 @@ struct IoStacks {
   std::vector<int64_t> total;
 };
 
-IoStacks io_stacks(model::Profile& p, const NameOptions& names) {
+IoStacks io_stacks(const model::Profile& p, const NameOptions& names) {
   IoStacks st;
   const auto& ms = callstack_metrics();
   st.groups = group_by_stack(p, names, ms);
@@ -142,19 +142,19 @@ json::Value io_sums_json(const std::vector<int64_t>& v, json::Value into = json:
 
 }  // namespace
 
-std::string render_io_activity(model::Profile& p) {
+std::string render_io_activity(const model::Profile& p) {
   return render_grouped(model::io_by_file(p), "I/O activity by file, sorted by I/O time", "File");
 }
 
-std::string render_io_detail(model::Profile& p) {
+std::string render_io_detail(const model::Profile& p) {
   return render_grouped(model::io_by_descriptor(p), "I/O activity by opened file (virtual file descriptor), sorted by I/O time",
                         "File");
 }
 
-json::Value io_activity_json(model::Profile& p) { return grouped_json(model::io_by_file(p), false); }
-json::Value io_detail_json(model::Profile& p) { return grouped_json(model::io_by_descriptor(p), true); }
+json::Value io_activity_json(const model::Profile& p) { return grouped_json(model::io_by_file(p), false); }
+json::Value io_detail_json(const model::Profile& p) { return grouped_json(model::io_by_descriptor(p), true); }
 
-std::string render_io_callstacks(model::Profile& p, size_t limit, const NameOptions& names) {
+std::string render_io_callstacks(const model::Profile& p, size_t limit, const NameOptions& names) {
   IoStacks st = io_stacks(p, names);
   auto summary = [](const std::vector<int64_t>& v) {
     return fmt::format("I/O Time = {} (secs.), Read Bytes = {}, Reads = {}, Write Bytes = {}, Writes = {}, "
@@ -172,7 +172,7 @@ std::string render_io_callstacks(model::Profile& p, size_t limit, const NameOpti
   return out;
 }
 
-json::Value io_callstacks_json(model::Profile& p, size_t limit, const NameOptions& names) {
+json::Value io_callstacks_json(const model::Profile& p, size_t limit, const NameOptions& names) {
   IoStacks st = io_stacks(p, names);
   json::Value stacks = json::Value::array();
   size_t n = limit ? std::min(limit, st.groups.size()) : st.groups.size();
@@ -182,13 +182,13 @@ json::Value io_callstacks_json(model::Profile& p, size_t limit, const NameOption
   return json::Value::object().set("total", io_sums_json(st.total)).set("stacks", std::move(stacks));
 }
 
-std::string render_io_stat(model::Profile& p) {
+std::string render_io_stat(const model::Profile& p) {
   IoStat st = io_stat(p);
   return st.writes.render("Write", "write", "Write Calls") + st.reads.render("Read", "read", "Read Calls") +
          st.others.render("Other I/O", "other call", "Calls");
 }
 
-json::Value io_stat_json(model::Profile& p) {
+json::Value io_stat_json(const model::Profile& p) {
   IoStat st = io_stat(p);
   return json::Value::object()
       .set("write", st.writes.to_json())

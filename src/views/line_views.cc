@@ -41,7 +41,7 @@ void sort_items(std::vector<Item>& v, const SortSpec& s) {
 // pseudo-function: exclusive from the stacks whose leaf is in the object, inclusive once
 // per stack with any frame in it (not the sum of its lines, which counts a stack once per
 // line it passes through).
-void add_collapsed_rows(model::Profile& p, const LineViewOptions& o, std::vector<Item>* items) {
+void add_collapsed_rows(const model::Profile& p, const LineViewOptions& o, std::vector<Item>* items) {
   const auto& ft = p.functions();
   std::map<model::ObjId, Item> rows;
   std::vector<model::ObjId> seen;
@@ -69,12 +69,12 @@ void add_collapsed_rows(model::Profile& p, const LineViewOptions& o, std::vector
   for (auto& [obj, row] : rows) items->push_back(std::move(row));
 }
 
-std::vector<Item> collect_rows(model::Profile& p, bool pcs, const NameOptions& names, const LineViewOptions& o);
+std::vector<Item> collect_rows(const model::Profile& p, bool pcs, const NameOptions& names, const LineViewOptions& o);
 
 // Every report's rows add up to <Total> (issue 15): the exclusive time of stacks whose leaf has
 // no PC or line (an unwind that found nothing, <Truncated> stacks, data without a stack) is
 // one <Unknown> row, as in the function list.
-std::vector<Item> collect(model::Profile& p, bool pcs, const NameOptions& names, const LineViewOptions& o) {
+std::vector<Item> collect(const model::Profile& p, bool pcs, const NameOptions& names, const LineViewOptions& o) {
   std::vector<Item> items = collect_rows(p, pcs, names, o);
   model::Values rest = p.totals();
   for (const auto& i : items)
@@ -91,7 +91,7 @@ std::vector<Item> collect(model::Profile& p, bool pcs, const NameOptions& names,
   return items;
 }
 
-std::vector<Item> collect_rows(model::Profile& p, bool pcs, const NameOptions& names, const LineViewOptions& o) {
+std::vector<Item> collect_rows(const model::Profile& p, bool pcs, const NameOptions& names, const LineViewOptions& o) {
   model::PcLineMetrics m = model::compute_pc_line_metrics(p);
   const auto& r = p.resolver();
   const auto& ft = p.functions();
@@ -143,7 +143,7 @@ std::vector<Item> collect_rows(model::Profile& p, bool pcs, const NameOptions& n
 }
 
 // The rows of a list: <Total> first, then the sorted items, limited.
-std::vector<Item> list_items(model::Profile& p, const SortSpec& sort, size_t limit, const NameOptions& names,
+std::vector<Item> list_items(const model::Profile& p, const SortSpec& sort, size_t limit, const NameOptions& names,
                              const LineViewOptions& o, bool pcs) {
   std::vector<Item> items = collect(p, pcs, names, o);
   sort_items(items, sort);
@@ -156,7 +156,7 @@ std::vector<Item> list_items(model::Profile& p, const SortSpec& sort, size_t lim
   return items;
 }
 
-std::vector<Item> summary_items(model::Profile& p, const SortSpec& sort, size_t limit, const NameOptions& names,
+std::vector<Item> summary_items(const model::Profile& p, const SortSpec& sort, size_t limit, const NameOptions& names,
                                 const LineViewOptions& o, bool pcs) {
   std::vector<Item> items = collect(p, pcs, names, o);
   sort_items(items, sort);
@@ -164,7 +164,7 @@ std::vector<Item> summary_items(model::Profile& p, const SortSpec& sort, size_t 
   return items;
 }
 
-std::string render_list(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
+std::string render_list(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
                         const NameOptions& names, const LineViewOptions& o, bool pcs) {
   TextTable t(cols);
   const auto& tot = p.totals();
@@ -179,7 +179,7 @@ std::string render_list(model::Profile& p, const std::vector<ViewColumn>& cols, 
 
 std::string flavor_title(char flavor) { return flavor == 'i' ? "Inclusive" : "Exclusive"; }
 
-std::string render_summaries(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+std::string render_summaries(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                              size_t limit, const NameOptions& names, const LineViewOptions& o, bool pcs) {
   const auto& tot = p.totals();
   std::string out;
@@ -211,7 +211,7 @@ json::Value item_json(const Item& i) {
   return v;
 }
 
-json::Value list_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
+json::Value list_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
                       const NameOptions& names, const LineViewOptions& o, bool pcs) {
   const auto& tot = p.totals();
   json::Value columns = json::Value::array(), rows = json::Value::array();
@@ -231,7 +231,7 @@ json::Value list_json(model::Profile& p, const std::vector<ViewColumn>& cols, co
       .set("rows", std::move(rows));
 }
 
-json::Value summaries_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+json::Value summaries_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                            size_t limit, const NameOptions& names, const LineViewOptions& o, bool pcs) {
   const auto& tot = p.totals();
   json::Value items = json::Value::array();
@@ -256,35 +256,35 @@ LineViewOptions line_view_options(const model::Profile& p) {
   return o;
 }
 
-std::string render_lines(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
+std::string render_lines(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
                          const NameOptions& names, const LineViewOptions& o) {
   return render_list(p, cols, sort, limit, names, o, false);
 }
-std::string render_line_summaries(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+std::string render_line_summaries(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                   size_t limit, const NameOptions& names, const LineViewOptions& o) {
   return render_summaries(p, cols, sort, limit, names, o, false);
 }
-std::string render_pcs(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
+std::string render_pcs(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
                        const NameOptions& names, const LineViewOptions& o) {
   return render_list(p, cols, sort, limit, names, o, true);
 }
-std::string render_pc_summaries(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+std::string render_pc_summaries(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                 size_t limit, const NameOptions& names, const LineViewOptions& o) {
   return render_summaries(p, cols, sort, limit, names, o, true);
 }
-json::Value lines_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
+json::Value lines_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
                        const NameOptions& names, const LineViewOptions& o) {
   return list_json(p, cols, sort, limit, names, o, false);
 }
-json::Value pcs_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
+json::Value pcs_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
                      const NameOptions& names, const LineViewOptions& o) {
   return list_json(p, cols, sort, limit, names, o, true);
 }
-json::Value line_summaries_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+json::Value line_summaries_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                 size_t limit, const NameOptions& names, const LineViewOptions& o) {
   return summaries_json(p, cols, sort, limit, names, o, false);
 }
-json::Value pc_summaries_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+json::Value pc_summaries_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                               size_t limit, const NameOptions& names, const LineViewOptions& o) {
   return summaries_json(p, cols, sort, limit, names, o, true);
 }

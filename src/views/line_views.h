@@ -19,13 +19,13 @@ struct LineViewOptions {
 // The collapsed load objects of the profile (object_select, object_hide).
 LineViewOptions line_view_options(const model::Profile& p);
 
-std::string render_lines(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
+std::string render_lines(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
                          const NameOptions& names, const LineViewOptions& o = {});
-std::string render_line_summaries(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+std::string render_line_summaries(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                   size_t limit, const NameOptions& names, const LineViewOptions& o = {});
-std::string render_pcs(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
+std::string render_pcs(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
                        const NameOptions& names, const LineViewOptions& o = {});
-std::string render_pc_summaries(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+std::string render_pc_summaries(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                 size_t limit, const NameOptions& names, const LineViewOptions& o = {});
 
 // {"sort":Sort,"columns":[Column...],"rows":[LineRow...]} (lines) or PcRow (pcs); the first
@@ -33,15 +33,15 @@ std::string render_pc_summaries(model::Profile& p, const std::vector<ViewColumn>
 // LineRow: {"name","kind":"total"|"line"|"no_line"|"object"|"unknown","function"?,
 // "source_file"?,"line"?,"load_object"?,"values":[...]}; PcRow: {"name","kind":"total"|"pc"|
 // "object","function"?,"offset"?,"address"?,"source_file"?,"line"?,"load_object"?,"values"}.
-json::Value lines_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
+json::Value lines_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
                        const NameOptions& names, const LineViewOptions& o = {});
-json::Value pcs_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
+json::Value pcs_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,
                      const NameOptions& names, const LineViewOptions& o = {});
 // {"sort":Sort,"items":[{...the row fields without "values"...,"metrics":[{"flavor","metric",
 // "title","unit","value","percent"}]}]}: one metric per value (not percent) column.
-json::Value line_summaries_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+json::Value line_summaries_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                                 size_t limit, const NameOptions& names, const LineViewOptions& o = {});
-json::Value pc_summaries_json(model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
+json::Value pc_summaries_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort,
                               size_t limit, const NameOptions& names, const LineViewOptions& o = {});
 
 }  // namespace erkit::views

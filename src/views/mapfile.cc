@@ -6,7 +6,7 @@
 
 namespace erkit::views {
 
-std::vector<model::FuncId> mapfile_functions(model::Profile& p, model::ObjId o, const SortSpec& sort) {
+std::vector<model::FuncId> mapfile_functions(const model::Profile& p, model::ObjId o, const SortSpec& sort) {
   const auto& ft = p.functions();
   std::vector<model::FuncId> out;
   for (model::FuncId f : sorted_functions(p, sort, 0)) {
@@ -17,7 +17,7 @@ std::vector<model::FuncId> mapfile_functions(model::Profile& p, model::ObjId o, 
   return out;
 }
 
-std::string render_mapfile(model::Profile& p, model::ObjId o, const SortSpec& sort, MapfileFormat f) {
+std::string render_mapfile(const model::Profile& p, model::ObjId o, const SortSpec& sort, MapfileFormat f) {
   const auto& ft = p.functions();
   auto funcs = mapfile_functions(p, o, sort);
   // Section and symbol names are the linker's: mangled when the function has a mangled name.

@@ -16,7 +16,7 @@ namespace erkit::views {
 enum class MapfileFormat { Gnu, Gold, Lld };
 
 // Functions of object o with their own code (not inline-only), hottest first by `sort`.
-std::vector<model::FuncId> mapfile_functions(model::Profile& p, model::ObjId o, const SortSpec& sort);
-std::string render_mapfile(model::Profile& p, model::ObjId o, const SortSpec& sort, MapfileFormat f);
+std::vector<model::FuncId> mapfile_functions(const model::Profile& p, model::ObjId o, const SortSpec& sort);
+std::string render_mapfile(const model::Profile& p, model::ObjId o, const SortSpec& sort, MapfileFormat f);
 
 }  // namespace erkit::views

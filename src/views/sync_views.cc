@@ -35,7 +35,7 @@ std::string object_name(const model::SyncObjectRow& r, bool several) {
 
 }  // namespace
 
-std::string render_sync_stat(model::Profile& p, size_t limit) {
+std::string render_sync_stat(const model::Profile& p, size_t limit) {
   model::SyncSummary st = model::sync_by_object(p);
   const bool several = p.experiments().size() > 1;
   std::string thresholds;
@@ -57,7 +57,7 @@ std::string render_sync_stat(model::Profile& p, size_t limit) {
   return out + "\n" + t.render() + "\n";
 }
 
-json::Value sync_stat_json(model::Profile& p, size_t limit) {
+json::Value sync_stat_json(const model::Profile& p, size_t limit) {
   model::SyncSummary st = model::sync_by_object(p);
   const bool several = p.experiments().size() > 1;
   json::Value thresholds = json::Value::array(), objects = json::Value::array();

@@ -20,7 +20,7 @@ struct StackGroup {
 // [{"function","offset"?,"text"}...], leaf first.
 json::Value stack_json(const std::vector<StackFrame>& frames);
 // Aggregates with a non-zero value of any of `metrics`, grouped by identical frame lines.
-std::vector<StackGroup> group_by_stack(model::Profile& p, const NameOptions& names,
+std::vector<StackGroup> group_by_stack(const model::Profile& p, const NameOptions& names,
                                        const std::vector<uint32_t>& metrics);
 
 // Counts of sizes in power-of-two ranges ("0 B - 1 KiB", "1 KiB - 8 KiB", ...).

@@ -32,7 +32,7 @@ std::vector<StackFrame> stack_frames(const model::Profile& p, const model::Resol
   return out;
 }
 
-std::vector<StackGroup> group_by_stack(model::Profile& p, const NameOptions& names,
+std::vector<StackGroup> group_by_stack(const model::Profile& p, const NameOptions& names,
                                        const std::vector<uint32_t>& metrics) {
   std::map<std::vector<std::string>, size_t> index;
   std::vector<StackGroup> groups;
@@ -60,7 +60,7 @@ struct HeapList {
   int64_t instances = 0, bytes = 0;
 };
 
-HeapList heap_list(model::Profile& p, const NameOptions& names, uint32_t count_metric, uint32_t bytes_metric) {
+HeapList heap_list(const model::Profile& p, const NameOptions& names, uint32_t count_metric, uint32_t bytes_metric) {
   HeapList l;
   l.groups = group_by_stack(p, names, {count_metric, bytes_metric});
   std::stable_sort(l.groups.begin(), l.groups.end(), [](const StackGroup& a, const StackGroup& b) {
@@ -117,7 +117,7 @@ struct HeapStat {
   std::vector<Peak> peaks;
 };
 
-HeapStat heap_stat(model::Profile& p) {
+HeapStat heap_stat(const model::Profile& p) {
   HeapStat st;
   // Live bytes over time per experiment: selected allocations add at their time, releases
   // subtract the block's size.
@@ -153,24 +153,24 @@ HeapStat heap_stat(model::Profile& p) {
 
 }  // namespace
 
-std::string render_leaks(model::Profile& p, size_t limit, const NameOptions& names) {
+std::string render_leaks(const model::Profile& p, size_t limit, const NameOptions& names) {
   return render_heap_list(heap_list(p, names, model::kLeak, model::kBleak), limit, "Leaks", "Leak", "Bytes Leaked");
 }
 
-std::string render_allocs(model::Profile& p, size_t limit, const NameOptions& names) {
+std::string render_allocs(const model::Profile& p, size_t limit, const NameOptions& names) {
   return render_heap_list(heap_list(p, names, model::kAlloc, model::kBalloc), limit, "Allocations", "Allocation",
                           "Bytes Allocated");
 }
 
-json::Value leaks_json(model::Profile& p, size_t limit, const NameOptions& names) {
+json::Value leaks_json(const model::Profile& p, size_t limit, const NameOptions& names) {
   return heap_list_json(heap_list(p, names, model::kLeak, model::kBleak), limit);
 }
 
-json::Value allocs_json(model::Profile& p, size_t limit, const NameOptions& names) {
+json::Value allocs_json(const model::Profile& p, size_t limit, const NameOptions& names) {
   return heap_list_json(heap_list(p, names, model::kAlloc, model::kBalloc), limit);
 }
 
-json::Value heap_stat_json(model::Profile& p) {
+json::Value heap_stat_json(const model::Profile& p) {
   HeapStat st = heap_stat(p);
   json::Value peaks = json::Value::array();
   for (const auto& k : st.peaks)
@@ -185,7 +185,7 @@ json::Value heap_stat_json(model::Profile& p) {
       .set("leaks", st.leaks.to_json());
 }
 
-std::string render_heap_stat(model::Profile& p) {
+std::string render_heap_stat(const model::Profile& p) {
   HeapStat st = heap_stat(p);
   const SizeHistogram& allocs = st.allocs;
   const SizeHistogram& leaks = st.leaks;

@@ -2,7 +2,7 @@
 // tests/programs/openmp built by GCC (libgomp, interposed), Clang (libomp, OMPT) and gfortran:
 // a region in which thread 0 does 3x the work of the others, a critical section and a lock. The
 // experiment is analysed with the model itself (exact nanoseconds per thread through a thread
-// filter): OMP Work + Wait + Overhead equal Total Thread Time per thread, the region shows
+// filter): OMP Work + Wait + Overhead equal Total LWP Time per thread, the region shows
 // under its function and main in the user view with nearly all the time, the waiting threads'
 // time under <OMP-implicit_barrier> equals what the imbalance implies (the heavy thread's work
 // minus their own, within 10 % plus the sampling margin), critical and lock waits show under

@@ -144,7 +144,7 @@ for f in ("one", "two"): print(f, self.get(f, 0) / 1e6)
   // Slices cover each sample's thread time, but a sample never reaches back before the previous
   // one, except that samples of a blocked thread (wait time overlapping the CPU samples around
   // them) give way to the next CPU sample. So a function's self time lies between its User CPU
-  // (the CPU samples lie end to end) and its Total Thread Time.
+  // (the CPU samples lie end to end) and its Total LWP Time.
   for (const auto& [f, secs] : name_values(check.out, 1.0)) {
     EXPECT_LE(secs, value(f, 2) + 0.0011) << f;
     EXPECT_GE(secs, value(f, 0) * 0.9 - 0.0011) << f;

@@ -1,4 +1,5 @@
-// Built-in metric names (Table 6-3 plus the names this project adds) and aliases.
+// Built-in metric names and aliases, as er_print's metric lists see them: a view of the one
+// metric catalog, model/metric_defs.h.
 #pragma once
 
 #include <optional>

@@ -44,7 +44,7 @@ std::vector<std::string> match_keys(const FunctionTable& ft) {
   return keys;
 }
 
-Table build_function_table(Profile& p, const std::vector<Column>& cols, const std::vector<uint32_t>& side_of,
+Table build_function_table(const Profile& p, const std::vector<Column>& cols, const std::vector<uint32_t>& side_of,
                            const std::vector<uint32_t>& run_of) {
   Table t;
   t.columns = cols;

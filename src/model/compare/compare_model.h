@@ -45,7 +45,7 @@ struct Table {
 
 // side_of[e] and run_of[e] for each experiment index e of p (er_print's Session::exp_side and
 // exp_run). Runs are numbered across sides; experiments of one run (descendants) are summed.
-Table build_function_table(Profile& p, const std::vector<Column>& cols, const std::vector<uint32_t>& side_of,
+Table build_function_table(const Profile& p, const std::vector<Column>& cols, const std::vector<uint32_t>& side_of,
                            const std::vector<uint32_t>& run_of);
 
 // The key functions are matched by: the name alone where every function of that name has

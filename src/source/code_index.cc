@@ -1,11 +1,11 @@
-#include "views/code_index.h"
+#include "source/code_index.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
 
-namespace erkit::views {
+namespace erkit::source {
 
 const std::string& CodeInstr::file() const {
   static const std::string kNone;
@@ -140,4 +140,4 @@ ObjectCodeIndex* CodeIndexCache::get(const std::string& path, const std::string&
   return (objs_[key] = std::move(ix)).get();
 }
 
-}  // namespace erkit::views
+}  // namespace erkit::source

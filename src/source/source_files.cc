@@ -1,11 +1,11 @@
-#include "views/source_files.h"
+#include "source/source_files.h"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <fstream>
 
-namespace erkit::views {
+namespace erkit::source {
 namespace {
 
 bool is_file(const std::string& p) {
@@ -113,4 +113,4 @@ bool read_lines(const std::string& path, std::vector<std::string>* lines) {
   return true;
 }
 
-}  // namespace erkit::views
+}  // namespace erkit::source

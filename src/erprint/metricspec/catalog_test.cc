@@ -1,0 +1,61 @@
+// er_print's metric names are the one catalog's (model/metric_defs.h): every metric the model
+// computes is known here under the same display name, aliases resolve the same way on both
+// sides, and the manual's display names (seed-spec table 6-3) are the ones shown.
+#include "catalog.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "model/metric_defs.h"
+
+namespace erkit::metricspec {
+namespace {
+
+TEST(MetricCatalog, EveryModelMetricKnownWithTheSameDisplayName) {
+  std::set<std::string> names;
+  for (const auto& k : known_metrics()) EXPECT_TRUE(names.insert(std::string(k.name)).second) << k.name;
+  for (uint32_t m = 0; m < model::kMetricCount; ++m) {
+    const auto& d = model::metric_def(m);
+    auto k = find_known(d.name);
+    ASSERT_TRUE(k) << d.name;
+    EXPECT_EQ(k->display_name, d.display) << d.name;
+    EXPECT_EQ(k->hwc, d.source == model::MetricSource::Hwc) << d.name;
+    EXPECT_EQ(k->kind == ValueKind::Time, d.unit == model::MetricUnit::Nanoseconds) << d.name;
+  }
+  EXPECT_EQ(known_metrics().size(), model::kMetricCount + model::named_only_metrics().size());
+}
+
+TEST(MetricCatalog, ManualDisplayNames) {
+  EXPECT_EQ(find_known("wall")->display_name, "Wall Clock Time");
+  EXPECT_EQ(find_known("total")->display_name, "Total LWP Time");
+  EXPECT_EQ(find_known("ompwork")->display_name, "OMP Work");
+  EXPECT_EQ(find_known("ompwait")->display_name, "OMP Wait");
+  EXPECT_EQ(find_known("iotime")->display_name, "I/O Time");
+  EXPECT_EQ(find_known("cycles")->kind, ValueKind::Cycles);
+  EXPECT_EQ(find_known("insts")->kind, ValueKind::Count);
+}
+
+TEST(MetricCatalog, AliasesResolveAlikeInModelAndErPrint) {
+  for (const char* alias : {"unlock", "ioread", "iowrite"}) {
+    auto k = find_known(alias);
+    ASSERT_TRUE(k) << alias;
+    EXPECT_NE(k->name, alias);
+    EXPECT_EQ(model::metric_index(alias), model::metric_index(std::string(k->name))) << alias;
+    EXPECT_LT(model::metric_index(alias), model::kMetricCount) << alias;
+  }
+  EXPECT_EQ(model::metric_index("nosuch"), model::kMetricCount);
+  EXPECT_FALSE(find_known("nosuch"));
+}
+
+TEST(MetricCatalog, NamedOnlyMetricsKnownButNotComputed) {
+  ASSERT_FALSE(model::named_only_metrics().empty());
+  for (const auto& n : model::named_only_metrics()) {
+    EXPECT_TRUE(find_known(n.name)) << n.name;
+    EXPECT_EQ(model::metric_index(std::string(n.name)), model::kMetricCount) << n.name;
+  }
+}
+
+}  // namespace
+}  // namespace erkit::metricspec
