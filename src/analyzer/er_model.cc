@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -40,10 +42,11 @@ const std::vector<std::string>& ErModel::api_commands() {
       "experiment_list", "sample_list", "thread_list", "lwp_list", "cpu_list", "overview", "statistics", "objects",
       "object_list", "leaks", "allocs", "heapstat", "ioactivity", "iodetail", "iocallstack", "iostat", "syncstat",
       "rank_list", "procstats", "version", "metric_list", "cmetric_list", "data_objects", "data_layout",
+      "memobj", "mobj_list", "data_single",
       // settings of the view
       "metrics", "cmetrics", "sort", "csort", "limit", "name", "viewmode", "filters", "sample_select",
       "thread_select", "lwp_select", "cpu_select", "object_select", "object_show", "object_hide", "tabs", "tlmode",
-      "tldata", "sthresh", "dthresh", "scc", "dcc", "en_desc"};
+      "tldata", "sthresh", "dthresh", "scc", "dcc", "en_desc", "compare"};
   return k;
 }
 
@@ -102,7 +105,7 @@ bool is_report(const std::string& name) {
       "experiment_list", "sample_list", "thread_list", "lwp_list", "cpu_list", "overview", "statistics", "objects",
       "object_list", "leaks", "allocs", "heapstat", "ioactivity", "iodetail", "iocallstack", "iostat", "syncstat",
       "rank_list", "procstats", "version", "metric_list", "cmetric_list", "data_objects", "data_layout",
-      "fsingle", "csingle", "source", "disasm"};
+      "fsingle", "csingle", "source", "disasm", "memobj", "mobj_list", "data_single"};
   return std::find(k.begin(), k.end(), name) != k.end();
 }
 
@@ -171,7 +174,7 @@ std::string ErModel::run_locked(const std::vector<std::string>& lines) {
 }
 
 std::string ErModel::calltree(size_t nodes) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = page_lock();
   if (!session_) return "[]";
   // er_print's limit cuts the tree after `nodes` rows in depth-first order, as in its text
   // form; the session's own limit is restored, so no setting changes.
@@ -189,7 +192,7 @@ std::string ErModel::run_locked_keyed(const std::string& line, const std::string
 }
 
 std::string ErModel::run(const std::vector<std::string>& lines) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = page_lock();
   if (!session_) return "[]";
   return run_locked(lines);
 }
@@ -200,7 +203,7 @@ std::string ErModel::run_for_function(const std::string& command, uint64_t id, s
     *error = fmt::format("'{}' does not take a function", command);
     return "";
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = page_lock();
   if (!session_) return "[]";
   const auto& ft = session_->profile().functions();
   if (id >= ft.size()) {
@@ -221,6 +224,54 @@ std::string ErModel::run_for_function(const std::string& command, uint64_t id, s
   std::string line = fmt::format("{} \"{}\"", command, name);
   if (cands.size() > 1) line += fmt::format(" {}", (it - cands.begin()) + 1);
   return run_locked_keyed(line, line);
+}
+
+void ErModel::prewarm(const std::vector<std::string>& lines, size_t tree_nodes) {
+  for (const auto& l : lines) {
+    // The page's own requests first: a report here waits while one is waiting.
+    while (waiting_ > 0 && !stop_prewarm_) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (stop_prewarm_) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!session_) return;
+    if (l == "calltree") {
+      const size_t keep = session_->limit;
+      session_->limit = tree_nodes;
+      run_one("calltree", fmt::format("calltree#{}", tree_nodes));
+      session_->limit = keep;
+    } else {
+      run_one(l, l);
+    }
+  }
+  prewarmed_ = true;
+}
+
+void ErModel::prewarm_selections() {
+  for (;;) {
+    int64_t id;
+    {
+      std::unique_lock<std::mutex> l(selection_mu_);
+      selection_cv_.wait(l, [&] { return stop_prewarm_ || wanted_ >= 0; });
+      if (stop_prewarm_) return;
+      id = wanted_;
+      wanted_ = -1;
+    }
+    for (const char* cmd : {"csingle", "source", "disasm"}) {
+      while (waiting_ > 0 && !stop_prewarm_) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      if (stop_prewarm_) return;
+      std::string error;
+      run_for_function(cmd, uint64_t(id), &error);
+      std::lock_guard<std::mutex> l(selection_mu_);
+      if (wanted_ >= 0) break;  // another selection: that one now
+    }
+  }
+}
+
+std::vector<uint64_t> ErModel::function_ids(const std::string& name) {
+  auto lock = page_lock();
+  std::vector<uint64_t> out;
+  if (!session_) return out;
+  for (model::FuncId f : erprint::find_functions(*session_, name)) out.push_back(f);
+  return out;
 }
 
 std::vector<std::string> ErModel::paths() const {

@@ -4,6 +4,8 @@
 // access of the analyzer in this adapter, so that it can move to the model's query API
 // (issue 18) in one place.
 #pragma once
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -42,6 +44,10 @@ class ErModel {
   // function the way er_print's N rule needs. "" with *error when the id or command is bad.
   std::string run_for_function(const std::string& command, uint64_t id, std::string* error);
 
+  // The ids of the functions er_print's name rule finds for `name` (as `fsingle name` would),
+  // for rows that carry a name only (the compare list).
+  std::vector<uint64_t> function_ids(const std::string& name);
+
   // er_print's calltree report cut after `nodes` nodes in depth-first order (its `limit`), the
   // session's limit unchanged.
   std::string calltree(size_t nodes);
@@ -52,8 +58,38 @@ class ErModel {
   static bool save_rc(const std::vector<std::string>& lines, const std::string& dir, std::string* path,
                       std::string* error);
 
+  // Computes reports ahead of the page's requests (kept as run() keeps them), in order, until
+  // stop_prewarm(): the first screen's function list first, then the reports of the other tabs
+  // (docs/performance.md, section 10). Each report holds the lock only while it runs.
+  void prewarm(const std::vector<std::string>& lines, size_t tree_nodes);
+  void stop_prewarm() {
+    {
+      std::lock_guard<std::mutex> l(selection_mu_);  // no lost wake-up in prewarm_selections
+      stop_prewarm_ = true;
+    }
+    selection_cv_.notify_all();
+  }
+  // After prewarm(): until stop_prewarm(), computes csingle, source and disasm of each function
+  // the page selects (want_function), yielding to the page's requests as prewarm() does.
+  void prewarm_selections();
+  void want_function(uint64_t id) {
+    {
+      std::lock_guard<std::mutex> l(selection_mu_);
+      wanted_ = int64_t(id);
+    }
+    selection_cv_.notify_all();
+  }
+  // Whether prewarm() has run through its list (for the bench and /api/info).
+  bool prewarmed() const { return prewarmed_; }
+
   // The experiments as given.
   std::vector<std::string> paths() const;
+
+  // The per-thread timeline (er_model_events.cc): per experiment and thread its events of each
+  // data kind (counts of all, and the first event of each of `buckets` equal slices of
+  // [t0, t1) ns with its stack), the stacks (function ids, leaf first) and their names.
+  // t1 <= t0: the whole run.
+  std::string timeline_events(uint64_t t0, uint64_t t1, uint32_t buckets);
 
   // Commands the page may send through run (for docs and tests).
   static const std::vector<std::string>& api_commands();
@@ -66,6 +102,18 @@ class ErModel {
   // One command's JSON lines; reports are kept (by key) until a setting changes.
   std::string run_one(const std::string& line, const std::string& cache_key);
   std::map<std::string, std::string> cache_;
+  std::atomic<bool> stop_prewarm_{false}, prewarmed_{false};
+  std::mutex selection_mu_;
+  std::condition_variable selection_cv_;
+  int64_t wanted_ = -1;
+  // The page's requests waiting for the lock: prewarm() lets them go first.
+  std::atomic<int> waiting_{0};
+  std::unique_lock<std::mutex> page_lock() {
+    ++waiting_;
+    std::unique_lock<std::mutex> l(mu_);
+    --waiting_;
+    return l;
+  }
   size_t cached_bytes_ = 0;
 };
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "synthetic_experiment.h"
 #include "views/json.h"
 
@@ -101,6 +103,41 @@ TEST_F(ErModelTest, FunctionReportsByIdEqualNamedOnes) {
   error.clear();
   EXPECT_EQ(m.run_for_function("source", 1u << 30, &error), "");
   EXPECT_NE(error, "");
+}
+
+TEST_F(ErModelTest, TimelineEventsAddUpToThreadListWithTheirStacks) {
+  json::Value e = parse(m.timeline_events(0, 0, 4));
+  json::Value tl = parse(m.run({"thread_list"}))[0]["data"];
+  // Per thread: the events thread_list counts, all of them clock samples here.
+  size_t k = 0;
+  int64_t total = 0;
+  for (const auto& x : tl["experiments"].elements())
+    for (const auto& t : x["threads"].elements()) {
+      const json::Value& th = e["threads"][k++];
+      EXPECT_EQ(th["thread"].as_int(), t["thread"].as_int());
+      EXPECT_EQ(th["lwp"].as_int(), t["lwp"].as_int());
+      EXPECT_EQ(th["events"].as_int(), t["events"].as_int());
+      EXPECT_EQ(th["kinds"]["clock"]["count"].as_int(), t["events"].as_int());
+      total += th["events"].as_int();
+      // At most one event shown per slice of the run.
+      EXPECT_LE(th["kinds"]["clock"]["shown"].size(), 4u);
+    }
+  EXPECT_EQ(k, e["threads"].size());
+  EXPECT_EQ(total, 45);
+  // Each shown event's stack names functions leaf first: the three stacks of the experiment.
+  std::set<std::string> stacks;
+  for (const auto& s : e["stacks"].elements()) {
+    std::string names;
+    for (const auto& f : s.elements()) names += e["functions"][std::to_string(f.as_int())].as_string() + ";";
+    stacks.insert(names);
+  }
+  for (const auto& s : stacks)
+    EXPECT_TRUE(s == "kernel;solve;main;" || s == "solve;main;" || s == "io;main;") << s;
+  // A narrower window shows no event outside it.
+  const int64_t end = e["end_ns"].as_int();
+  json::Value half = parse(m.timeline_events(0, uint64_t(end / 2), 1000));
+  for (const auto& th : half["threads"].elements())
+    for (const auto& ev : th["kinds"]["clock"]["shown"].elements()) EXPECT_LT(ev[0].as_int(), end / 2);
 }
 
 }  // namespace

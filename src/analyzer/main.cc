@@ -31,12 +31,15 @@ namespace {
 
 constexpr std::string_view kUsage =
     "Usage: analyzer [options] experiment...\n"
+    "       analyzer [options] [collect options] target [target arguments]\n"
     "Serves the Performance Analyzer for the experiments (directories test.N.er, groups .erg,\n"
-    "descendants as er_print takes them) on 127.0.0.1 and prints its URL.\n"
+    "descendants as er_print takes them) on 127.0.0.1 and prints its URL. Given a program\n"
+    "instead, it opens the Collect window filled in with it, its arguments and the collect\n"
+    "options -p -h -s -H -i -S -F -o.\n"
     "  --port N       listen on port N (default: a free port)\n"
     "  --no-browser   do not open a browser (the URL is printed either way)\n"
     "  -V             print the version (as --version)\n"
-    "  -h             print this help (as --help)\n"
+    "  -h             print this help (as --help); -h COUNTERS before a target is collect's\n"
     "Every request must carry the random token of the printed URL (docs/analyzer.md).\n";
 
 int fail(const std::string& m) {
@@ -70,10 +73,32 @@ int main(int argc, char** argv) {
   bool browser = true;
   std::vector<std::string> experiments;
   bool options_done = false;
+  analyzer::CollectRequest collect;
+  bool collect_mode = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    if (collect_mode) {
+      collect.args.push_back(a);
+      continue;
+    }
     if (options_done || a.empty() || a[0] != '-') {
+      // The first word that is no experiment is a target: it and the rest are the Collect
+      // window's program and arguments.
+      std::error_code ec;
+      if (experiments.empty() && !std::filesystem::is_directory(a, ec) && !a.ends_with(".erg") &&
+          !a.ends_with(".er") && !a.ends_with(".er/")) {
+        collect_mode = true;
+        collect.target = a;
+        continue;
+      }
       experiments.push_back(a);
+      continue;
+    }
+    if (std::string* field = a == "-p" ? &collect.clock : (a == "-h" && i + 1 < args.size()) ? &collect.hwc : a == "-s" ? &collect.sync
+                             : a == "-H" ? &collect.heap : a == "-i" ? &collect.io : a == "-S" ? &collect.samples
+                             : a == "-F" ? &collect.descendants : a == "-o" ? &collect.name : nullptr) {
+      if (i + 1 >= args.size()) return fail(fmt::format("{} needs a value (collect's option)", a));
+      *field = args[++i];
       continue;
     }
     if (a == "--") {
@@ -102,13 +127,18 @@ int main(int argc, char** argv) {
       return fail(common::unknown_option(a, known) + "\n" + std::string(kUsage));
     }
   }
-  if (experiments.empty()) return fail("no experiment given\n" + std::string(kUsage));
+  if (experiments.empty() && !collect_mode) return fail("no experiment given\n" + std::string(kUsage));
   for (const auto& e : experiments) {
     std::error_code ec;
     if (!std::filesystem::is_directory(e, ec) && !std::filesystem::is_regular_file(e, ec))
-      return fail(fmt::format("'{}' is not an experiment (the Collect window, analyzer target args, is not yet available: "
-                              "run collect, then analyzer test.1.er)",
-                              e));
+      return fail(fmt::format("'{}' is not an experiment", e));
+  }
+  if (collect_mode) {
+    std::string why;
+    std::vector<std::string> words;
+    std::error_code ec;
+    if (!analyzer::collect_command(collect, std::filesystem::current_path(ec).string(), &words, &why))
+      return fail(why);
   }
 
   analyzer::ErModel model;
@@ -125,11 +155,25 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   analyzer::AnalyzerServer server(model, analyzer::random_token());
+  // collect is installed beside the analyzer (build/bin, $prefix/bin).
+  std::error_code ec;
+  server.set_collect((std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "collect").string(), collect);
   if (!server.bind(port, &error)) return fail(error);
   fmt::print("analyzer: {}\n", server.url());
   std::fflush(stdout);
   if (browser) open_browser(server.url());
 
+  // The reports of the first screen and of every tab, computed while the browser starts
+  // (kept until a setting changes; the page's own requests interleave with these).
+  std::thread warm;
+  if (!experiments.empty())
+    warm = std::thread([&] {
+      // First what the page's start asks (the function list, which tabs apply), then the tabs.
+      model.prewarm({"functions", "experiment_list", "leaks", "data_objects", "overview", "calltree", "statistics",
+                     "header", "objects", "lines", "pcs"},
+                    20000);
+      model.prewarm_selections();
+    });
   std::thread watcher([&] {
     int sig = 0;
     sigwait(&stop_signals, &sig);
@@ -139,5 +183,7 @@ int main(int argc, char** argv) {
   // serve() also returns when listening fails; wake the watcher so it can be joined.
   pthread_kill(watcher.native_handle(), SIGTERM);
   watcher.join();
+  model.stop_prewarm();
+  if (warm.joinable()) warm.join();
   return 0;
 }

@@ -75,7 +75,13 @@ std::string AnalyzerServer::url() const {
 void AnalyzerServer::serve() { http_->listen_after_bind(); }
 void AnalyzerServer::stop() { http_->stop(); }
 
+void AnalyzerServer::set_collect(std::string program, CollectRequest initial) {
+  collect_program_ = std::move(program);
+  collect_initial_ = std::move(initial);
+}
+
 void AnalyzerServer::routes() {
+  collect_routes();
   http_->set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
     set_common_headers(res);
     // No compression: on the loopback it saves nothing, and cpp-httplib's brotli at its
@@ -122,7 +128,8 @@ void AnalyzerServer::routes() {
   });
 
   http_->Get("/api/info", [this](const httplib::Request&, httplib::Response& res) {
-    std::string o = fmt::format("{{\"tool\":\"analyzer\",\"version\":{},\"warnings\":[", json_string(ERKIT_VERSION));
+    std::string o = fmt::format("{{\"tool\":\"analyzer\",\"version\":{},\"prewarmed\":{},\"warnings\":[",
+                                json_string(ERKIT_VERSION), model_.prewarmed() ? "true" : "false");
     bool first = true;
     for (const auto& w : model_.warnings()) {
       if (!first) o += ',';
@@ -185,6 +192,32 @@ void AnalyzerServer::routes() {
     res.set_content(fmt::format("{{\"path\":{}}}", json_string(path)), "application/json");
   });
 
+  // GET /api/events?t0=0&t1=0&buckets=800: the per-thread timeline's events (er_model_events.cc).
+  http_->Get("/api/events", [this](const httplib::Request& req, httplib::Response& res) {
+    uint64_t v[3] = {0, 0, 800};
+    const char* names[3] = {"t0", "t1", "buckets"};
+    for (int k = 0; k < 3; ++k) {
+      if (!req.has_param(names[k])) continue;
+      const std::string s = req.get_param_value(names[k]);
+      auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v[k]);
+      if (s.empty() || ec != std::errc() || p != s.data() + s.size())
+        return json_error(res, 400, fmt::format("bad {} '{}'", names[k], s));
+    }
+    if (v[2] == 0 || v[2] > 20000) return json_error(res, 400, "buckets: 1 to 20000");
+    res.set_content(model_.timeline_events(v[0], v[1], uint32_t(v[2])), "application/json");
+  });
+
+  // GET /api/fnid?name=two: the ids of the functions of that name (er_print's name rule).
+  http_->Get("/api/fnid", [this](const httplib::Request& req, httplib::Response& res) {
+    std::string o = "{\"ids\":[";
+    bool first = true;
+    for (uint64_t id : model_.function_ids(req.get_param_value("name"))) {
+      o += fmt::format("{}{}", first ? "" : ",", id);
+      first = false;
+    }
+    res.set_content(o + "]}", "application/json");
+  });
+
   // GET /api/fn?cmd=source&id=12: a per-function report (fsingle, csingle, source, disasm).
   http_->Get("/api/fn", [this](const httplib::Request& req, httplib::Response& res) {
     const std::string cmd = req.get_param_value("cmd"), ids = req.get_param_value("id");
@@ -196,6 +229,8 @@ void AnalyzerServer::routes() {
     std::string out = model_.run_for_function(cmd, id, &error);
     if (!error.empty()) return json_error(res, 400, error);
     res.set_content(out, "application/json");
+    // The Summary of a newly selected function: its other tabs' reports are computed next.
+    if (cmd == "fsingle") model_.want_function(id);
   });
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "analyzer/collect_runner.h"
 #include "analyzer/er_model.h"
 #include "analyzer/security.h"
 
@@ -25,9 +26,16 @@ class AnalyzerServer {
   // Serves until stop() (from another thread or a signal-watching thread).
   void serve();
   void stop();
+  // The Collect window: the collect executable it runs, and the form's initial fields
+  // (`analyzer [collect options] target args`).
+  void set_collect(std::string program, CollectRequest initial);
 
  private:
   void routes();
+  void collect_routes();  // server_collect.cc
+  std::string collect_program_;
+  CollectRequest collect_initial_;
+  CollectRunner runner_;
   ErModel& model_;
   Access access_;
   std::unique_ptr<httplib::Server> http_;

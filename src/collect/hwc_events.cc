@@ -14,6 +14,8 @@
 #include <fstream>
 #include <set>
 
+#include "format/hwc_attr.h"
+
 namespace erkit::collect {
 namespace {
 
@@ -67,19 +69,37 @@ int perf_open(perf_event_attr* a, int group) {
 
 perf_event_attr attr_of(const HwcCounter& c) {
   perf_event_attr a;
-  std::memset(&a, 0, sizeof a);
-  a.size = sizeof a;
-  a.type = c.type;
-  a.config = c.config;
-  a.config1 = c.config1;
-  a.config2 = c.config2;
-  a.exclude_kernel = c.exclude_kernel;
-  a.exclude_user = c.exclude_user;
-  a.exclude_hv = 1;
-  a.precise_ip = unsigned(c.precise_ip) & 3u;
-  a.disabled = 1;
+  format::hwc_attr_init(&a, {c.type, c.config, c.config1, c.config2, c.exclude_user, c.exclude_kernel,
+                             uint32_t(c.precise_ip)});
   a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
   return a;
+}
+
+// Whether perf_event_open accepts a counter of this type and config on this thread.
+bool can_open(uint32_t type, uint64_t config) {
+  HwcCounter c;
+  c.type = type;
+  c.config = config;
+  perf_event_attr a = attr_of(c);
+  int fd = perf_open(&a, -1);
+  if (fd < 0) return false;
+  close(fd);
+  return true;
+}
+
+std::string join(const std::vector<std::string>& items, const char* sep) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+// A zeroed libpfm4 info structure with its size set, as every pfm_get_*_info call wants.
+template <typename T>
+T pfm_info() {
+  T t;
+  std::memset(&t, 0, sizeof t);
+  t.size = sizeof t;
+  return t;
 }
 
 bool pfm_ready() {
@@ -93,10 +113,8 @@ bool lookup_pfm(const std::string& name, const std::string& attrs, HwcCounter* c
   if (!pfm_ready()) return false;
   perf_event_attr a;
   std::memset(&a, 0, sizeof a);
-  pfm_perf_encode_arg_t arg;
-  std::memset(&arg, 0, sizeof arg);
+  auto arg = pfm_info<pfm_perf_encode_arg_t>();
   arg.attr = &a;
-  arg.size = sizeof arg;
   std::string full = attrs.empty() ? name : name + ":" + attrs;
   if (pfm_get_os_event_encoding(full.c_str(), PFM_PLM3, PFM_OS_PERF_EVENT, &arg) != PFM_SUCCESS) return false;
   c->perf_name = name;
@@ -105,9 +123,7 @@ bool lookup_pfm(const std::string& name, const std::string& attrs, HwcCounter* c
   c->config1 = a.config1;
   c->config2 = a.config2;
   c->interval = 1000003;
-  pfm_event_info_t info;
-  std::memset(&info, 0, sizeof info);
-  info.size = sizeof info;
+  auto info = pfm_info<pfm_event_info_t>();
   if (arg.idx >= 0 && pfm_get_event_info(arg.idx, PFM_OS_NONE, &info) == PFM_SUCCESS && info.desc)
     c->description = info.desc;
   return true;
@@ -306,15 +322,7 @@ bool parse_hwc_spec(const std::string& spec, std::vector<HwcCounter>* out, std::
 }
 
 std::string hwc_unavailable_reason() {
-  HwcCounter c;
-  c.type = PERF_TYPE_HARDWARE;
-  c.config = PERF_COUNT_HW_CPU_CYCLES;
-  perf_event_attr a = attr_of(c);
-  int fd = perf_open(&a, -1);
-  if (fd >= 0) {
-    close(fd);
-    return "";
-  }
+  if (can_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES)) return "";
   int err = errno;
   int paranoid = 2;
   if (std::ifstream f("/proc/sys/kernel/perf_event_paranoid"); f) f >> paranoid;
@@ -357,9 +365,7 @@ bool probe_hwc(const std::vector<HwcCounter>& counters, std::string* error) {
   }
   if (!refused.empty()) {
     close_all();
-    std::string list;
-    for (const auto& r : refused) list += (list.empty() ? "" : "; ") + r;
-    *error = "cannot count " + list;
+    *error = "cannot count " + join(refused, "; ");
     return false;
   }
   // Counters that cannot be scheduled together: enable all, run a little, check each ran.
@@ -375,11 +381,9 @@ bool probe_hwc(const std::vector<HwcCounter>& counters, std::string* error) {
   }
   close_all();
   if (!starved.empty()) {
-    std::string list;
-    for (const auto& s : starved) list += (list.empty() ? "" : ", ") + s;
     *error = fmt::format("counters {} cannot be counted together on this machine's PMU (they share registers); "
                          "profile them in separate experiments",
-                         list);
+                         join(starved, ", "));
     return false;
   }
   return true;
@@ -392,13 +396,7 @@ void print_hwc_lists(FILE* out) {
   for (const auto& k : hwc_builtin_events()) {
     if (k.software) continue;
     if (!reason.empty()) break;
-    HwcCounter c;
-    c.type = k.type;
-    c.config = k.config;
-    perf_event_attr a = attr_of(c);
-    int fd = perf_open(&a, -1);
-    if (fd < 0) continue;
-    close(fd);
+    if (!can_open(k.type, k.config)) continue;
     fmt::print(out, "  {}[/{{any}}],{} ('{}', alias for {}; {}{})\n", k.name, k.default_interval, k.description,
                k.perf_name, k.memory.empty() ? "" : k.memory + " ", k.cycles ? "CPU-cycles" : "events");
     ++n;
@@ -406,14 +404,7 @@ void print_hwc_lists(FILE* out) {
   if (!reason.empty()) fmt::print(out, "  (none: {})\n", reason);
   fmt::print(out, "\nSoftware events available for profiling (perf_event_open, any machine):\n");
   for (const auto& k : hwc_builtin_events()) {
-    if (!k.software) continue;
-    HwcCounter c;
-    c.type = k.type;
-    c.config = k.config;
-    perf_event_attr a = attr_of(c);
-    int fd = perf_open(&a, -1);
-    if (fd < 0) continue;
-    close(fd);
+    if (!k.software || !can_open(k.type, k.config)) continue;
     fmt::print(out, "  {},{} ('{}'; {}{})\n", k.name, k.default_interval, k.description,
                k.memory.empty() ? "" : k.memory + " ", k.cycles ? "CPU-cycles" : "events");
   }
@@ -421,15 +412,11 @@ void print_hwc_lists(FILE* out) {
   int raw = 0;
   if (reason.empty() && pfm_ready()) {
     for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; ++p) {
-      pfm_pmu_info_t pinfo;
-      std::memset(&pinfo, 0, sizeof pinfo);
-      pinfo.size = sizeof pinfo;
+      auto pinfo = pfm_info<pfm_pmu_info_t>();
       if (pfm_get_pmu_info(pfm_pmu_t(p), &pinfo) != PFM_SUCCESS || !pinfo.is_present) continue;
       if (pinfo.type != PFM_PMU_TYPE_CORE) continue;
       for (int i = pinfo.first_event; i != -1; i = pfm_get_event_next(i)) {
-        pfm_event_info_t info;
-        std::memset(&info, 0, sizeof info);
-        info.size = sizeof info;
+        auto info = pfm_info<pfm_event_info_t>();
         if (pfm_get_event_info(i, PFM_OS_NONE, &info) != PFM_SUCCESS) continue;
         fmt::print(out, "  {}::{}[/{{any}}],1000003 (events)\n", pinfo.name, info.name);
         ++raw;

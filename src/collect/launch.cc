@@ -20,6 +20,7 @@
 
 #include "collect/experiment_log.h"
 #include "collect/java_launch.h"
+#include "collect/outside/sampler.h"
 #include "common/version.h"
 
 extern char** environ;
@@ -197,6 +198,45 @@ std::string collector_params(const Options& o, bool emulated) {
   return s;
 }
 
+namespace {
+// ERKIT_SAMPLER=collect (issue 16): the founder is sampled from outside. Not with -x (a
+// debugger may take the stopped target), under qemu-user (the kernel's files describe the
+// emulator), or without clock profiling (nothing to sample).
+bool outside_sampler_requested(const Options& o, const LaunchContext& ctx) {
+  const char* v = getenv("ERKIT_SAMPLER");
+  return v && std::strcmp(v, "collect") == 0 && o.clock_interval_ns > 0 && !o.stop_after_exec &&
+         ctx.emulation.machine.empty();
+}
+
+// Waits for the target while sampling it from outside every sampler period; returns the wait
+// status. The last look is taken while the ended target is still a zombie (WNOWAIT).
+int wait_sampling(pid_t pid, const std::string& experiment, uint64_t interval_ns) {
+  outside::OutsideSampler sampler(experiment, pid, interval_ns);
+  uint64_t period = sampler.period_ns();
+  timespec next;
+  clock_gettime(CLOCK_MONOTONIC, &next);
+  for (;;) {
+    siginfo_t si{};
+    int r = waitid(P_PID, id_t(pid), &si, WEXITED | WNOHANG | WNOWAIT);
+    if ((r == 0 && si.si_pid == pid) || (r < 0 && errno == ECHILD)) break;
+    sampler.look();
+    uint64_t ns = uint64_t(next.tv_nsec) + period;
+    next.tv_sec += time_t(ns / 1000000000ull);
+    next.tv_nsec = long(ns % 1000000000ull);
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec)) next = now;
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nullptr) == EINTR) {
+    }
+  }
+  sampler.finish();
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+}  // namespace
+
 int run_target(const Options& o, const LaunchContext& ctx, std::string* error, int* killed_by) {
   if (killed_by) *killed_by = 0;
   ExperimentLog log(ctx.experiment);
@@ -213,6 +253,9 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error, i
   // SIGINT, SIGTERM, SIGHUP and SIGQUIT reach the target (from the terminal directly, from
   // kill through collect); collect waits for it and records how it ended.
   const InheritedSignals inherited = take_signals();
+  // Issue 16: with ERKIT_SAMPLER=collect, collect samples the founder's microstates from
+  // outside and the target starts no collector thread (docs/clock-profiling.md).
+  const bool outside = outside_sampler_requested(o, ctx);
 
   pid_t pid = fork();
   if (pid < 0) {
@@ -233,6 +276,7 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error, i
     setenv("ERKIT_PARAMS", params.c_str(), 1);
     if (!o.hwc.empty() || o.clock_dataspace) setenv("ERKIT_HWC", hwc_env_value(o.hwc, o.clock_dataspace).c_str(), 1);
     setenv("ERKIT_PID", std::to_string(getpid()).c_str(), 1);
+    if (outside) setenv("ERKIT_OUTSIDE_SAMPLER", std::to_string(getpid()).c_str(), 1);
     if (!o.follow_regex.empty()) setenv("ERKIT_FOLLOW_REGEX", o.follow_regex.c_str(), 1);
     std::vector<std::string> args = o.target;
     if (!ctx.java_agent.empty()) {
@@ -258,7 +302,9 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error, i
   g_child = pid;
   log.write_target_pid(pid);
   int status = 0;
-  for (;;) {
+  if (outside) {
+    status = wait_sampling(pid, ctx.experiment, o.clock_interval_ns);
+  } else for (;;) {
     if (waitpid(pid, &status, o.stop_after_exec ? WUNTRACED : 0) < 0) {
       if (errno == EINTR) continue;
       *error = fmt::format("waitpid failed: {}", std::strerror(errno));

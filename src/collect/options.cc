@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 #include <regex.h>
 
+#include <signal.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <csignal>
 #include <cstring>
 #include <map>
@@ -17,7 +21,7 @@ namespace {
 
 constexpr uint64_t kMaxIntervalNs = 1000000000ull;
 // The options that take a value; the others (-n -R -V -v -x) take none.
-constexpr const char* kValueOptions = "pshHmSFjJlyodgALOCi";
+constexpr const char* kValueOptions = "pshHmSFjJlyodgALOCiP";
 
 bool ends_with(const std::string& s, const std::string& suf) {
   return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
@@ -130,8 +134,24 @@ const std::vector<OptionValues>& options_with_values() {
       {'p', {"off", "on", "lo", "low", "hi", "high"}}, {'h', {}}, {'s', {"on", "off", "calibrate", "all"}},
       {'H', {"on", "off"}}, {'m', {"on", "off"}}, {'i', {"on", "off"}}, {'S', {"on", "off"}},
       {'F', {"off", "on", "all"}}, {'j', {"on", "off"}}, {'J', {}}, {'l', {}}, {'y', {}}, {'o', {}},
-      {'d', {}}, {'g', {}}, {'A', {"off", "on", "copy"}}, {'L', {"unlimited", "none"}}, {'O', {}}, {'C', {}}};
+      {'d', {}}, {'g', {}}, {'A', {"off", "on", "copy"}}, {'L', {"unlimited", "none"}}, {'O', {}}, {'C', {}}, {'P', {}}};
   return t;
+}
+
+// collect -P <pid> (issue 16): attaching to a running process is refused, naming what is
+// missing (docs/collect.md, *Attaching to a running process*).
+static std::string attach_refusal(const std::string& v) {
+  char* end = nullptr;
+  long pid = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end || pid <= 0) return fmt::format("-P needs a process id, not '{}'", v);
+  std::string why = ::kill(pid_t(pid), 0) == 0 || errno == EPERM
+                        ? fmt::format("process {} exists, but", pid)
+                        : fmt::format("there is no process {}, and", pid);
+  return fmt::format("-P {}: {} attaching to a running process is not implemented: it needs the collector "
+                     "loaded into the process (ptrace: stop every thread, call dlopen in it, resume) and "
+                     "clock profiling started on its existing threads; start the program under collect instead "
+                     "(docs/collect.md)",
+                     pid, why);
 }
 
 ParseResult parse_options(const std::vector<std::string>& args) {
@@ -281,6 +301,8 @@ ParseResult parse_options(const std::vector<std::string>& args) {
         else return fail(fmt::format("bad -L value '{}': use a size in MB, unlimited or none", v));
         break;
       case 'O': o.output_file = v; break;
+      case 'P':  // issue 16, seed-spec §3.9: attach to a running process
+        return fail(attach_refusal(v));
       case 'C':
         if (o.comments.size() >= 10) return fail("at most 10 -C comments are allowed");
         o.comments.push_back(v);

@@ -25,6 +25,7 @@
 #include "collector/text_line.h"
 #include "collector/thread_state.h"
 #include "collector/unwind/unwind.h"
+#include "format/hwc_attr.h"
 
 namespace erkit::collector {
 namespace {
@@ -165,22 +166,13 @@ void close_entry(Entry* e) {
 bool open_counter(ThreadState* ts, uint32_t tid, uint32_t counter) {
   const CounterDef& d = g_defs[counter];
   perf_event_attr a;
-  memset(&a, 0, sizeof a);
-  a.size = sizeof a;
-  a.type = d.type;
-  a.config = d.config;
-  a.config1 = d.config1;
-  a.config2 = d.config2;
+  format::hwc_attr_init(&a, {d.type, d.config, d.config1, d.config2, (d.flags & 4u) != 0, (d.flags & 8u) != 0,
+                             (d.flags >> 4) & 3u});
   a.sample_period = d.period;
   a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
   bool kaddr = (d.flags & 2u) != 0;
   if (kaddr) a.sample_type |= PERF_SAMPLE_ADDR;
-  a.exclude_user = (d.flags & 4u) != 0;
-  a.exclude_kernel = (d.flags & 8u) != 0;
-  a.exclude_hv = 1;
-  a.precise_ip = (d.flags >> 4) & 3u;
   a.wakeup_events = 1;
-  a.disabled = 1;
   int fd = perf_open(&a, tid);
   if (fd < 0 && a.precise_ip) {  // no PEBS/IBS here: imprecise PC, the analysis decodes
     a.precise_ip = 0;
@@ -298,11 +290,10 @@ void write_record(ThreadState* ts, uint32_t counter, uint32_t flags, uint64_t va
     memset(r->regs, 0, sizeof r->regs);
     r->addr_source = format::kHwcAddrNone;
     if (dataspace) {
-      if (have_addr) {
+      fill_regs(r, uc);
+      if (have_addr) {  // the registers stay: with the PC they give the frame base (stack locals)
         r->vaddr = addr;
         r->addr_source = format::kHwcAddrPrecise;
-      } else {
-        fill_regs(r, uc);
       }
       uint64_t va = have_addr ? addr : 0;
       if (va) r->paddr = physical_of(va);

@@ -1,6 +1,9 @@
 #include "collector/java_bridge.h"
 
+#include "collector/data_writer.h"
 #include "collector/runtime.h"
+#include "collector/stack_store.h"
+#include "collector/trace_common.h"
 #include "format/experiment_format.h"
 
 namespace erkit::collector {
@@ -47,6 +50,7 @@ bool java_finish_stack(ThreadState* ts, void* uc, uint64_t* pcs, int* n, bool tr
 }  // namespace erkit::collector
 
 using namespace erkit::collector;
+namespace format = erkit::format;
 
 #define ERKIT_JAVA_API extern "C" __attribute__((visibility("default")))
 
@@ -68,3 +72,44 @@ ERKIT_JAVA_API void erkit_java_thread(int is_java, void* jni_env) {
 
 // Where the agent writes its "java" file: this process's experiment (null when inactive).
 ERKIT_JAVA_API const char* erkit_java_experiment_dir() { return g_rt.active ? g_rt.config.experiment_dir : nullptr; }
+
+// Brackets the agent's own JVMTI calls in an allocation callback (GetStackTrace may malloc):
+// inside the collector, so that the heap tracer leaves them out of the program's allocations.
+ERKIT_JAVA_API void erkit_java_guard(int enter) {
+  if (ThreadState* ts = current_thread_if_any()) {
+    if (enter) ts->in_collector++;
+    else if (ts->in_collector > 0) ts->in_collector--;
+  }
+}
+
+// Whether the agent should report Java allocations (collect -H on): heap tracing is on.
+ERKIT_JAVA_API int erkit_java_heap_trace() { return g_rt.active && g_rt.config.heap_trace ? 1 : 0; }
+
+// One Java object allocated by the calling thread (JVMTI SampledObjectAlloc; docs/java.md):
+// `size` bytes, the allocating Java stack in words[0..n) (frame words, leaf first). Recorded as
+// a heap record of kind kRecHeapJavaAlloc whose stack is the Java part alone (marker + frames).
+ERKIT_JAVA_API void erkit_java_alloc(uint64_t size, const uint64_t* words, int n) {
+  if (!trace_enabled(kTraceHeap) || !__atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED)) return;
+  TraceWriter w = trace_enter();
+  if (!w.ts) return;
+  uint64_t pcs[format::kMaxStackFrames];
+  int k = 0;
+  pcs[k++] = format::kJavaMarkerPc;
+  if (n <= 0) pcs[k++] = format::kJavaNoStackBase;  // no Java frame
+  for (int i = 0; i < n && k < int(format::kMaxStackFrames); ++i) pcs[k++] = words[i];
+  format::HeapEvent e{};
+  e.tstamp_ns = now_ns();
+  e.stack_id = stack_intern(w.ts, pcs, k, false);
+  e.size = size;
+  e.tid = w.ts->tid;
+  e.op = format::kHeapJavaAlloc;
+  constexpr uint32_t kind = format::heap_record_kind(format::kHeapJavaAlloc);
+  constexpr uint32_t rsize = format::heap_record_size(format::kHeapJavaAlloc);
+  void* rec = record_reserve(w.ts, format::DataKind::kHeap, kind, rsize);
+  if (rec) {
+    format::encode_heap_record(e, rec);
+    record_commit(rec, kind, rsize);
+  }
+  record_release(w.ts);
+  trace_exit(w);
+}

@@ -12,6 +12,7 @@
 
 #include "collector/clock_profiler.h"
 #include "collector/fd_owned.h"
+#include "collector/outside_sampler.h"
 #include "collector/runtime.h"
 #include "collector/stack_store.h"
 #include "collector/task_proc.h"
@@ -350,7 +351,7 @@ void microstates_close(ThreadState* ts) {
 }
 
 void microstates_thread_start(ThreadState* ts, uint64_t created_ns) {
-  if (!ts || !clock_enabled()) return;
+  if (!ts || !clock_enabled() || outside_sampler_active()) return;
   ms_lock(ts);
   if (!microstates_baseline(ts, created_ns ? Baseline::kBirth : Baseline::kNow, created_ns))
     log_warning("microstates", "cannot read /proc/self/task/<tid>/schedstat: no wait/lock/owait times");
@@ -359,6 +360,7 @@ void microstates_thread_start(ThreadState* ts, uint64_t created_ns) {
 
 bool microstates_adopt_slot(ThreadState* ts, uint64_t cpu_before_ns) {
   if (!clock_adopt(ts, cpu_before_ns)) return false;
+  if (outside_sampler_active()) return true;  // collect keeps the thread's microstates
   ms_lock(ts);
   microstates_baseline(ts, cpu_before_ns ? Baseline::kNow : Baseline::kBirthUnknown, 0);
   // libc's internal threads (SIGEV_THREAD notifications, AIO) block every signal: a CPU timer

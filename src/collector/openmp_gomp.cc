@@ -4,7 +4,8 @@
 // stack; the synchronisation entry points set a wait state around the real call. A worker still
 // "at the barrier" of a region that has ended is idle (omp_sample_state). Overhead (scheduling,
 // forking) is told apart at analysis time by the runtime frame the sample sits in
-// (src/model/viewmode/openmp_view.cc). Exported from both collector libraries: the cost is a few
+// (src/model/viewmode/openmp_view.cc). GOMP_task runs each explicit task through a trampoline
+// too: the task's samples carry its creation stack, and its record is written when it ends. Exported from both collector libraries: the cost is a few
 // nanoseconds per region or synchronisation, not per iteration.
 #include <stdint.h>
 
@@ -69,11 +70,51 @@ void in_state(uint32_t state, Call call) {
   __atomic_store_n(&ts->omp_state, saved, __ATOMIC_RELAXED);
 }
 
+// An explicit task (GOMP_task): the task's argument block is prefixed with this header, so the
+// task runs through task_trampoline, which sets the thread's state and fork stack (the task's
+// creation stack) and writes the task's record. libgomp copies the block (memcpy, or the cpyfn
+// given, wrapped by task_copy to copy the header and call the program's cpyfn on the original
+// data); an undeferred task without cpyfn runs on the block itself.
+struct TaskHeader {
+  void (*fn)(void*);
+  void (*cpyfn)(void*, void*);
+  void* data;        // the program's data (for its cpyfn)
+  uint64_t offset;   // of the program's argument in the block
+  uint64_t id, create_ns, create_stack, region;
+  uint32_t create_tid, pad;
+};
+constexpr long kTaskBlock = 2048;  // larger arguments (or alignments above 64) run untracked
+
+void task_trampoline(void* p) {
+  auto* h = static_cast<TaskHeader*>(p);
+  void* arg = static_cast<char*>(p) + h->offset;
+  ThreadState* ts = current_thread_if_any();
+  if (!ts) return h->fn(arg);
+  uint32_t saved_state = __atomic_load_n(&ts->omp_state, __ATOMIC_RELAXED);
+  uint64_t saved_fork = __atomic_load_n(&ts->omp_fork_stack, __ATOMIC_RELAXED);
+  __atomic_store_n(&ts->omp_fork_stack, h->create_stack, __ATOMIC_RELAXED);
+  __atomic_store_n(&ts->omp_state, uint32_t(format::kOmpWork), __ATOMIC_RELAXED);
+  uint64_t begin = now_ns();
+  h->fn(arg);
+  __atomic_store_n(&ts->omp_fork_stack, saved_fork, __ATOMIC_RELAXED);
+  __atomic_store_n(&ts->omp_state, saved_state, __ATOMIC_RELAXED);
+  omp_task_end(ts, h->id, begin, h->create_stack, h->region, h->create_ns, h->create_tid, format::kOmpRuntimeGomp);
+}
+
+void task_copy(void* dst, void* src) {
+  auto* h = static_cast<TaskHeader*>(src);
+  __builtin_memcpy(dst, h, sizeof(TaskHeader));
+  h->cpyfn(static_cast<char*>(dst) + h->offset, h->data);
+}
+
 using VoidFn = void (*)();
 using PtrFn = void (*)(void*);
 using ParallelFn = void (*)(void (*)(void*), void*, unsigned, unsigned);
 ParallelFn g_parallel;
-VoidFn g_barrier, g_critical_start, g_atomic_start, g_ordered_start, g_loop_end, g_sections_end, g_taskwait;
+using TaskFn = void (*)(void (*)(void*), void*, void (*)(void*, void*), long, long, bool, unsigned, void**, int, void*);
+TaskFn g_task;
+VoidFn g_barrier, g_critical_start, g_atomic_start, g_ordered_start, g_loop_end, g_sections_end, g_taskwait,
+    g_taskgroup_end;
 PtrFn g_critical_name_start, g_set_lock, g_set_nest_lock, g_set_lock_f, g_set_nest_lock_f;
 
 }  // namespace
@@ -97,6 +138,34 @@ ERKIT_OMP_API void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_thr
   omp_region_end(ts, r.id, begin, saved_region, r.nthreads, format::kOmpRuntimeGomp);
 }
 
+// GCC 11+'s GOMP_task (libgomp task.c): the task function and its argument, wrapped (TaskHeader).
+ERKIT_OMP_API void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size, long arg_align,
+                             bool if_clause, unsigned flags, void** depend, int priority, void* detach) {
+  TaskFn f = real(&g_task, "GOMP_task");
+  ThreadState* ts = omp_thread();
+  long align = arg_align > long(alignof(TaskHeader)) ? arg_align : long(alignof(TaskHeader));
+  long offset = (long(sizeof(TaskHeader)) + align - 1) / align * align;
+  if (!ts || !__atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED) || align > 64 || arg_size < 0 ||
+      offset + arg_size > kTaskBlock)
+    return f(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+  alignas(64) unsigned char block[kTaskBlock];
+  auto* h = reinterpret_cast<TaskHeader*>(block);
+  h->fn = fn;
+  h->cpyfn = cpyfn;
+  h->data = data;
+  h->offset = uint64_t(offset);
+  h->id = omp_task_new();
+  h->create_ns = now_ns();
+  h->create_stack = omp_fork_stack(ts, reinterpret_cast<uint64_t>(__builtin_return_address(0)),
+                                   reinterpret_cast<uint64_t>(__builtin_frame_address(0)), reinterpret_cast<uint64_t>(fn));
+  h->region = __atomic_load_n(&ts->omp_region, __ATOMIC_RELAXED);
+  h->create_tid = ts->tid;
+  h->pad = 0;
+  if (!cpyfn && arg_size > 0) __builtin_memcpy(block + offset, data, size_t(arg_size));
+  f(task_trampoline, block, cpyfn ? task_copy : nullptr, offset + arg_size, align, if_clause, flags, depend, priority,
+    detach);
+}
+
 #define ERKIT_GOMP_VOID(name, slot, state) \
   ERKIT_OMP_API void name() { VoidFn f = real(&slot, #name); in_state(state, [&] { f(); }); }
 #define ERKIT_GOMP_PTR(name, slot, state) \
@@ -106,6 +175,7 @@ ERKIT_GOMP_VOID(GOMP_barrier, g_barrier, format::kOmpExplicitBarrier)
 ERKIT_GOMP_VOID(GOMP_loop_end, g_loop_end, format::kOmpImplicitBarrier)
 ERKIT_GOMP_VOID(GOMP_sections_end, g_sections_end, format::kOmpImplicitBarrier)
 ERKIT_GOMP_VOID(GOMP_taskwait, g_taskwait, format::kOmpTaskWait)
+ERKIT_GOMP_VOID(GOMP_taskgroup_end, g_taskgroup_end, format::kOmpTaskWait)
 ERKIT_GOMP_VOID(GOMP_critical_start, g_critical_start, format::kOmpCriticalWait)
 ERKIT_GOMP_VOID(GOMP_atomic_start, g_atomic_start, format::kOmpAtomicWait)
 ERKIT_GOMP_VOID(GOMP_ordered_start, g_ordered_start, format::kOmpOrderedWait)

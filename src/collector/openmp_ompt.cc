@@ -4,7 +4,9 @@
 // (unwound in parallel_begin, cached by call site) and a record at their end; implicit tasks
 // carry the region's fork stack to the team's threads; sync-region and mutex callbacks keep the
 // state for samples taken from another thread (blocked threads) and tell lock, critical, ordered
-// and atomic waits apart where ompt_get_state says only "wait_mutex". The types are those of the
+// and atomic waits apart where ompt_get_state says only "wait_mutex". Explicit tasks get an id
+// and a creation stack (task_create), their samples that stack as fork stack, and a record when
+// they complete (task_schedule). The types are those of the
 // OpenMP 5.1 tools interface (omp-tools.h), declared here so no LLVM header is needed.
 #include <stdint.h>
 
@@ -34,7 +36,8 @@ struct OmptStartToolResult {
 };
 
 enum : int {
-  kCbThreadBegin = 1, kCbParallelBegin = 3, kCbParallelEnd = 4, kCbImplicitTask = 7,
+  kCbThreadBegin = 1, kCbParallelBegin = 3, kCbParallelEnd = 4, kCbTaskCreate = 5, kCbTaskSchedule = 6,
+  kCbImplicitTask = 7,
   kCbSyncRegionWait = 16, kCbMutexAcquire = 26, kCbMutexAcquired = 27,
 };
 constexpr int kScopeBegin = 1;
@@ -62,8 +65,10 @@ void on_parallel_begin(OmptData*, const OmptFrame* frame, OmptData* parallel, un
                        const void* codeptr) {
   ThreadState* ts = omp_thread();
   if (!ts) { parallel->value = 0; return; }
+  // The outlined function, noted by the __kmpc_fork_call interposer (openmp_kmpc.cc).
+  uint64_t outlined = __atomic_exchange_n(&ts->omp_microtask, uint64_t(0), __ATOMIC_RELAXED);
   uint64_t fork = omp_fork_stack(ts, reinterpret_cast<uint64_t>(codeptr),
-                                 frame ? reinterpret_cast<uint64_t>(frame->enter_frame.ptr) : 0, 0);
+                                 frame ? reinterpret_cast<uint64_t>(frame->enter_frame.ptr) : 0, outlined);
   uint64_t id = omp_region_begin(fork);
   RegionInfo& r = g_regions[id % kSlots];
   r.id = id;
@@ -116,6 +121,65 @@ void on_sync_region_wait(int kind, int endpoint, OmptData*, OmptData*, const voi
   set_state(ts, endpoint == kScopeBegin ? s : uint32_t(format::kOmpWork));
 }
 
+// Explicit tasks: by id modulo kTaskSlots (new_task_data->value holds the id). A task whose slot
+// was taken by a newer one (more than kTaskSlots tasks live) is not recorded.
+struct TaskInfo {
+  uint64_t id, create_ns, create_stack, region, begin_ns;
+  uint32_t create_tid;
+};
+constexpr uint32_t kTaskSlots = 4096;
+TaskInfo g_tasks[kTaskSlots];
+constexpr int kTaskExplicit = 0x4;
+constexpr int kTaskComplete = 1, kTaskCancel = 3, kTaskLateFulfill = 6;
+
+TaskInfo* task_of(const OmptData* d) {
+  uint64_t id = d ? d->value : 0;
+  if (!id) return nullptr;
+  TaskInfo* t = &g_tasks[id % kTaskSlots];
+  return t->id == id ? t : nullptr;
+}
+
+void on_task_create(OmptData*, const OmptFrame* frame, OmptData* task, int flags, int, const void* codeptr) {
+  ThreadState* ts = omp_thread();
+  if (!task) return;
+  task->value = 0;
+  if (!ts || !(flags & kTaskExplicit)) return;
+  uint64_t id = omp_task_new();
+  TaskInfo& t = g_tasks[id % kTaskSlots];
+  t.id = id;
+  t.create_ns = now_ns();
+  t.create_stack = omp_fork_stack(ts, reinterpret_cast<uint64_t>(codeptr),
+                                  frame ? reinterpret_cast<uint64_t>(frame->enter_frame.ptr) : 0, 0);
+  t.region = __atomic_load_n(&ts->omp_region, __ATOMIC_RELAXED);
+  t.begin_ns = 0;
+  t.create_tid = ts->tid;
+  task->value = id;
+}
+
+// The thread switches from `prior` to `next`: a completed task's record; the fork stack of the
+// samples that follow (the next task's creation stack, or the thread's region's fork stack).
+void on_task_schedule(OmptData* prior, int status, OmptData* next) {
+  ThreadState* ts = omp_thread();
+  if (!ts) return;
+  if (TaskInfo* p = task_of(prior); p && (status == kTaskComplete || status == kTaskCancel || status == kTaskLateFulfill))
+    omp_task_end(ts, p->id, p->begin_ns, p->create_stack, p->region, p->create_ns, p->create_tid,
+                 format::kOmpRuntimeOmpt);
+  // The state too, for the samples the sampler writes from outside (ompt_get_state says work
+  // inside a task, but the callbacks left the barrier or taskwait the task runs in).
+  if (TaskInfo* n = task_of(next)) {
+    if (!n->begin_ns) n->begin_ns = now_ns();
+    if (!ts->omp_in_task) ts->omp_state_outside_task = __atomic_load_n(&ts->omp_state, __ATOMIC_RELAXED);
+    ts->omp_in_task = 1;
+    __atomic_store_n(&ts->omp_fork_stack, n->create_stack, __ATOMIC_RELAXED);
+    set_state(ts, format::kOmpWork);
+  } else {
+    uint64_t region = __atomic_load_n(&ts->omp_region, __ATOMIC_RELAXED);
+    __atomic_store_n(&ts->omp_fork_stack, region ? omp_region_fork(region) : 0, __ATOMIC_RELAXED);
+    if (ts->omp_in_task) set_state(ts, ts->omp_state_outside_task);
+    ts->omp_in_task = 0;
+  }
+}
+
 uint32_t mutex_state(int kind) {
   switch (kind) {
     case 5: return format::kOmpCriticalWait;
@@ -148,6 +212,8 @@ int ompt_initialize(OmptLookup lookup, int, OmptData*) {
   set(kCbParallelBegin, reinterpret_cast<OmptInterfaceFn>(&on_parallel_begin));
   set(kCbParallelEnd, reinterpret_cast<OmptInterfaceFn>(&on_parallel_end));
   set(kCbImplicitTask, reinterpret_cast<OmptInterfaceFn>(&on_implicit_task));
+  set(kCbTaskCreate, reinterpret_cast<OmptInterfaceFn>(&on_task_create));
+  set(kCbTaskSchedule, reinterpret_cast<OmptInterfaceFn>(&on_task_schedule));
   set(kCbSyncRegionWait, reinterpret_cast<OmptInterfaceFn>(&on_sync_region_wait));
   set(kCbMutexAcquire, reinterpret_cast<OmptInterfaceFn>(&on_mutex_acquire));
   set(kCbMutexAcquired, reinterpret_cast<OmptInterfaceFn>(&on_mutex_acquired));

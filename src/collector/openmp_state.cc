@@ -15,6 +15,7 @@ namespace {
 
 int g_seen;  // atomic
 uint64_t g_next_region;  // atomic
+uint64_t g_next_task;    // atomic
 // Live regions by id modulo the table size: the id while live, 0 once ended. More than
 // kLiveSlots regions live at once (deep nesting) may alias; the worst case is an idle worker
 // classified as waiting at the barrier of an ended region.
@@ -132,6 +133,33 @@ void omp_region_end(ThreadState* ts, uint64_t id, uint64_t begin_ns, uint64_t pa
     rec->nthreads = nthreads;
     rec->runtime = runtime;
     record_commit(rec, format::kRecOmpRegion, sizeof(OmpRegionRecord));
+  }
+  record_release(ts);
+}
+
+uint64_t omp_task_new() {
+  omp_mark_seen();
+  return __atomic_add_fetch(&g_next_task, 1, __ATOMIC_RELAXED);
+}
+
+void omp_task_end(ThreadState* ts, uint64_t id, uint64_t begin_ns, uint64_t create_stack, uint64_t region,
+                  uint64_t create_ns, uint32_t create_tid, uint32_t runtime) {
+  if (!ts || !__atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED)) return;
+  using format::OmpTaskRecord;
+  auto* rec = static_cast<OmpTaskRecord*>(
+      record_reserve(ts, format::DataKind::kProfile, format::kRecOmpTask, sizeof(OmpTaskRecord)));
+  if (rec) {
+    uint64_t now = now_ns();
+    rec->tid = ts->tid;
+    rec->tstamp_ns = begin_ns;
+    rec->stack_id = create_stack;
+    rec->duration_ns = now > begin_ns ? now - begin_ns : 0;
+    rec->task_id = id;
+    rec->region_id = region;
+    rec->create_ns = create_ns;
+    rec->create_tid = create_tid;
+    rec->runtime = runtime;
+    record_commit(rec, format::kRecOmpTask, sizeof(OmpTaskRecord));
   }
   record_release(ts);
 }

@@ -37,6 +37,12 @@ void omp_region_end(ThreadState* ts, uint64_t id, uint64_t begin_ns, uint64_t pa
 bool omp_region_live(uint64_t id);
 uint64_t omp_region_fork(uint64_t id);
 
+// Explicit tasks: a task's id at its creation; its record when it completes (`ts` the thread
+// that ran it; `create_stack` its creation point's stack, the fork stack of its samples).
+uint64_t omp_task_new();
+void omp_task_end(ThreadState* ts, uint64_t id, uint64_t begin_ns, uint64_t create_stack, uint64_t region,
+                  uint64_t create_ns, uint32_t create_tid, uint32_t runtime);
+
 // OMPT: the runtime's ompt_get_state (null when libomp did not start the tool).
 using OmptGetState = int (*)(uint64_t* wait_id);
 extern OmptGetState g_ompt_get_state;

@@ -1,4 +1,5 @@
 #include "collector/runtime.h"
+#include "collector/outside_sampler.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -177,6 +178,7 @@ bool start_experiment_files_and_modules() {
   write_start_event();
   __atomic_store_n(&g_rt.recording, 1, __ATOMIC_RELEASE);
   threads_init();
+  outside_sampler_decide();  // before the modules: collect may sample this process (issue 16)
   modules_start();
   samples_start();
   sample_record(format::kSampleStart, "start", true);
@@ -282,6 +284,7 @@ void runtime_forget_parent_after_fork() {
   __atomic_store_n(&g_rt.recording, 0, __ATOMIC_RELEASE);
   if (g_rt.config.emulated) g_rt.no_helper_threads = true;
   samples_forget_after_fork();
+  outside_sampler_forget_after_fork();
   hwc_forget_after_fork();
   if (microstates_forget_after_fork) microstates_forget_after_fork();
   perf_clock_forget_after_fork();  // the inherited descriptors name the parent's events

@@ -17,6 +17,7 @@
 #include "collector/collector_cost.h"
 #include "collector/data_writer.h"
 #include "collector/microstates.h"
+#include "collector/outside_sampler.h"
 #include "collector/real_functions.h"
 #include "collector/runtime.h"
 #include "collector/samples.h"
@@ -188,6 +189,7 @@ bool microstates_running() { return __atomic_load_n(&g_running, __ATOMIC_ACQUIRE
 
 void microstates_start() {
   if (!clock_enabled() || __atomic_load_n(&g_running, __ATOMIC_ACQUIRE)) return;
+  if (outside_sampler_active()) return;  // collect samples this process (outside_sampler.h)
   if (g_rt.no_helper_threads) {
     log_warning("microstates", "forked child under qemu-user: no sampler thread, no wait/lock/owait times "
                 "(docs/platforms.md)");

@@ -16,6 +16,7 @@
 #include "collector/fd_owned.h"
 #include "collector/microstates.h"
 #include "collector/real_functions.h"
+#include "collector/outside_sampler.h"
 #include "collector/runtime.h"
 #include "collector/signal_guard.h"
 #include "collector/thread_state.h"
@@ -32,7 +33,7 @@ int g_stop = 0;             // atomic: the helper thread should exit
 int g_sampler_running = 0;  // atomic: the helper thread exists in this process
 int g_sampler_tid = 0;      // atomic: its tid, once it runs
 int g_by_microstates = 0;   // atomic: the microstate sampler thread takes the periodic samples
-uint64_t g_next_due_ns = 0; // CLOCK_MONOTONIC of the next periodic sample (that thread only)
+uint64_t g_next_due_ns = 0; // atomic: CLOCK_MONOTONIC of the next periodic sample
 
 int64_t tv_ns(const timeval& tv) { return int64_t(tv.tv_sec) * 1000000000ll + int64_t(tv.tv_usec) * 1000ll; }
 
@@ -215,7 +216,7 @@ void samples_start() {
     log_warning("sample_signal", "could not install the handler of the -l signal");
   if (g_rt.config.sample_interval_ms <= 0 || __atomic_load_n(&g_sampler_running, __ATOMIC_ACQUIRE)) return;
   __atomic_store_n(&g_stop, 0, __ATOMIC_RELEASE);
-  if (microstates_running()) {
+  if (microstates_running() || (outside_sampler_active() && g_rt.config.clock_interval_ns)) {
     // One collector thread, not two: the microstate sampler takes them (samples_tick).
     g_next_due_ns = monotonic_ns() + uint64_t(g_rt.config.sample_interval_ms) * 1000000ull;
     __atomic_store_n(&g_by_microstates, 1, __ATOMIC_RELEASE);
@@ -253,11 +254,14 @@ void samples_start() {
 
 void samples_tick(uint64_t now_ns) {
   if (!__atomic_load_n(&g_by_microstates, __ATOMIC_ACQUIRE) || __atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) return;
-  if (now_ns < g_next_due_ns) return;
-  if (g_rt.active) sample_record(format::kSamplePeriodic, "");
+  uint64_t due = __atomic_load_n(&g_next_due_ns, __ATOMIC_ACQUIRE);
+  if (now_ns < due) return;
   uint64_t period = uint64_t(g_rt.config.sample_interval_ms) * 1000000ull;
-  g_next_due_ns += period;
-  if (g_next_due_ns <= now_ns) g_next_due_ns = now_ns + period;  // late: skip, never burst
+  uint64_t next = due + period;
+  if (next <= now_ns) next = now_ns + period;  // late: skip, never burst
+  // Several threads' clock signals may call this at once (sampler in collect): one takes it.
+  if (!__atomic_compare_exchange_n(&g_next_due_ns, &due, next, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return;
+  if (g_rt.active) sample_record(format::kSamplePeriodic, "");
 }
 
 void samples_stop() {

@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <variant>
 
 #include "disasm/object_code.h"
 #include "dataspace/dwarf_objects.h"
+#include "dataspace/heap_blocks.h"
+#include "dataspace/stack_locals.h"
 #include "model/filter/filter.h"
 
 namespace erkit::dataspace {
@@ -16,8 +19,9 @@ namespace {
 struct FileCache {
   std::map<std::string, std::unique_ptr<DataObjectTable>> tables;
   std::map<std::string, std::unique_ptr<disasm::ObjectCode>> code;
+  std::map<std::string, std::unique_ptr<StackLocals>> locals;
 
-  const DataObjectTable& table(const std::string& path) {
+  DataObjectTable& table(const std::string& path) {
     auto& t = tables[path];
     if (!t) t = std::make_unique<DataObjectTable>(DataObjectTable::load(path, nullptr));
     return *t;
@@ -29,6 +33,11 @@ struct FileCache {
     auto& c = code[path];
     c = disasm::ObjectCode::open(path, &err);
     return c.get();
+  }
+  const StackLocals* stack_locals(const std::string& path) {
+    auto [it, fresh] = locals.try_emplace(path);
+    if (fresh) it->second = StackLocals::open(path);
+    return it->second.get();
   }
 };
 
@@ -42,7 +51,25 @@ class NoNames : public filter::FunctionNames {
 
 std::string aggregate_row_name(const std::string& aggregate) { return "{" + aggregate + " -}"; }
 
-Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps) {
+std::string heap_object_name(const std::string& site) { return "<Heap>.(allocated at " + site + ")"; }
+
+namespace {
+// "{array:...}", "{volatile+array:...}": an array (an aggregate of its elements), not a scalar.
+bool is_array(const std::string& descriptor) {
+  size_t p = 1;
+  for (bool more = true; more;) {
+    more = false;
+    for (const char* q : {"const+", "volatile+"})
+      if (descriptor.compare(p, std::strlen(q), q) == 0) p += std::strlen(q), more = true;
+  }
+  return descriptor.compare(p, 6, "array:") == 0;
+}
+
+constexpr const char* kNoObjectAtAddress =
+    "<Unknown>.(Not determinable from the symbolic information: no data object at the address)";
+}  // namespace
+
+Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps, const SiteNamer& namer) {
   Dataspace d;
   FileCache files;
   std::map<std::string, uint32_t> metric_of;
@@ -61,6 +88,7 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps) {
   for (uint32_t x = 0; x < exps.size(); ++x) {
     const reader::Experiment& e = exps[x];
     any_hwc |= !e.hwc.empty() || !e.log.hwc_counters.empty();
+    std::vector<HeapQuery> heap_queries;  // known addresses in no variable: heap blocks?
     for (const auto& r : e.hwc) {
       if (r.addr_source == format::kHwcAddrNone || r.flags != 0) continue;
       DsEvent ev;
@@ -108,10 +136,24 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps) {
       if (ev.status == AddrStatus::kPrecise || ev.status == AddrStatus::kDecoded) {
         const reader::LoadObject* lo = e.object_at(ev.vaddr, ev.tstamp_ns);
         const Variable* v = nullptr;
-        const DataObjectTable* t = nullptr;
+        DataObjectTable* t = nullptr;
+        uint64_t bias = 0;
         if (lo) {
           t = &files.table(lo->symbol_file());
           v = t->find(ev.vaddr - lo->bias);
+          bias = lo->bias;
+        }
+        // A local of the function the registers were taken in (their PC: rip), at its frame base.
+        Variable local;
+        if (!v && r.regs[16] != 0) {
+          const reader::LoadObject* code = e.object_at(r.regs[16], ev.tstamp_ns);
+          const StackLocals* sl = code ? files.stack_locals(code->symbol_file()) : nullptr;
+          DataObjectTable* types = code ? &files.table(code->symbol_file()) : nullptr;
+          if (sl && sl->find(r.regs[16] - code->bias, r.regs, ev.vaddr, types, &local)) {
+            v = &local;
+            t = types;
+            bias = 0;  // a local's address is the run-time one
+          }
         }
         if (v) {
           ev.object = object(v->descriptor, ObjectKind::kVariable, v->size);
@@ -125,19 +167,30 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps) {
               row.member_values.assign(row.members.size(), {});
             }
             ev.aggregate = object(aggregate_row_name(v->aggregate), ObjectKind::kAggregate, row.size);
-            uint64_t off = (ev.vaddr - lo->bias - v->addr) % std::max<uint64_t>(v->element_size, 1);
+            uint64_t off = (ev.vaddr - bias - v->addr) % std::max<uint64_t>(v->element_size, 1);
             for (size_t m = 0; m < row.members.size(); ++m)
               if (row.members[m].offset <= off && off < row.members[m].offset + std::max<uint64_t>(row.members[m].size, 1))
                 ev.member = int(m);
           }
         } else {
-          ev.object = object("<Unknown>.(Not determinable from the symbolic information: no data object at the address)",
-                             ObjectKind::kUnknownSubtype, 0);
+          ev.object = object(kNoObjectAtAddress, ObjectKind::kUnknownSubtype, 0);
+          if (!e.heap.empty()) heap_queries.push_back({ev.tstamp_ns, ev.vaddr, d.events_.size()});
         }
       } else {
         ev.object = object(unknown_subtype(ev.status), ObjectKind::kUnknownSubtype, 0);
       }
       d.events_.push_back(ev);
+    }
+    // Heap blocks live at the event's time: the allocation site's object.
+    std::map<uint64_t, int> site_obj;
+    for (const HeapHit& h : find_heap_blocks(e.heap, std::move(heap_queries))) {
+      auto [it, fresh] = site_obj.try_emplace(h.stack_id, -1);
+      if (fresh) {
+        std::string site = namer ? namer(x, h.stack_id, d.events_[h.event].tstamp_ns) : std::string();
+        if (site.empty()) site = fmt::format("stack 0x{:x}", h.stack_id);
+        it->second = object(heap_object_name(site), ObjectKind::kHeapBlock, 0);
+      }
+      d.events_[h.event].object = it->second;
     }
   }
   // Sums.
@@ -153,7 +206,7 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps) {
     row.values.assign(nm, 0);
     for (auto& mv : row.member_values) mv.assign(nm, 0);
   }
-  int unknown = -1;
+  int unknown = -1, heap = -1;
   for (const auto& ev : d.events_) {
     add(d.total_, ev);
     if (ev.object >= 0) add(d.objs_[size_t(ev.object)].values, ev);
@@ -162,12 +215,16 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps) {
       if (unknown < 0) unknown = object("<Unknown>", ObjectKind::kUnknown, 0), d.objs_[size_t(unknown)].values.assign(nm, 0);
       add(d.objs_[size_t(unknown)].values, ev);
     }
+    if (o && o->kind == ObjectKind::kHeapBlock) {
+      if (heap < 0) heap = object("<Heap>", ObjectKind::kHeap, 0), d.objs_[size_t(heap)].values.assign(nm, 0);
+      add(d.objs_[size_t(heap)].values, ev);
+    }
     if (ev.aggregate >= 0) {
       add(d.objs_[size_t(ev.aggregate)].values, ev);
       auto& row = d.aggs_[d.objs_[size_t(ev.aggregate)].name.substr(1, d.objs_[size_t(ev.aggregate)].name.size() - 4)];
       add(row.values, ev);
       if (ev.member >= 0) add(row.member_values[size_t(ev.member)], ev);
-    } else if (o && o->kind == ObjectKind::kVariable && o->name.rfind("{array:", 0) != 0) {
+    } else if (o && o->kind == ObjectKind::kVariable && !is_array(o->name)) {
       add(d.scalars_, ev);  // scalar variables (arrays are aggregates of their elements)
     }
   }
@@ -182,7 +239,9 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps) {
 std::vector<DataObject> Dataspace::objects() const {
   std::vector<DataObject> out;
   out.push_back({"<Total>", ObjectKind::kTotal, 0, total_});
-  std::vector<DataObject> rest = objs_;
+  std::vector<DataObject> rest;
+  for (const auto& o : objs_)  // an address first thought unknown may have gone to a heap block
+    if (std::any_of(o.values.begin(), o.values.end(), [](uint64_t v) { return v != 0; })) rest.push_back(o);
   if (std::any_of(scalars_.begin(), scalars_.end(), [](uint64_t v) { return v != 0; }))
     rest.push_back({"<Scalars>", ObjectKind::kScalars, 0, scalars_});
   std::stable_sort(rest.begin(), rest.end(), [](const DataObject& a, const DataObject& b) {

@@ -6,6 +6,7 @@
 // clock profiling with '+' (data-derived CPU time).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -38,7 +39,14 @@ struct DsEvent {
   int member = -1;      // index into the aggregate's members, -1 if none
 };
 
-enum class ObjectKind { kTotal, kVariable, kAggregate, kScalars, kUnknown, kUnknownSubtype };
+enum class ObjectKind { kTotal, kVariable, kAggregate, kScalars, kUnknown, kUnknownSubtype, kHeap, kHeapBlock };
+
+// Names a heap block's allocation site from its experiment (index into the list) and the
+// allocation's stack: "main" (the analysis' function names); empty: "stack 0x...".
+using SiteNamer = std::function<std::string(uint32_t exp, uint64_t stack_id, uint64_t tstamp_ns)>;
+
+// "<Heap>.(allocated at main)": the data object of the heap blocks allocated at one site.
+std::string heap_object_name(const std::string& site);
 
 struct DataObject {
   std::string name;
@@ -62,7 +70,9 @@ struct MemoryObjectRow {
 
 class Dataspace {
  public:
-  static Dataspace build(const std::vector<reader::Experiment>& exps);
+  // With the heap trace recorded (collect -H on), addresses in heap blocks go to their
+  // allocation site, named by `namer`.
+  static Dataspace build(const std::vector<reader::Experiment>& exps, const SiteNamer& namer = {});
 
   bool empty() const { return events_.empty(); }
   const std::vector<DsMetric>& metrics() const { return metrics_; }

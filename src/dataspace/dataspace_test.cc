@@ -118,6 +118,64 @@ TEST(Dataspace, MemoryObjectsByIndexExpression) {
   EXPECT_FALSE(err.empty());
 }
 
+TEST(Dataspace, AddressesInLiveHeapBlocksGoToTheirAllocationSite) {
+  std::vector<reader::Experiment> exps(1);
+  reader::Experiment& e = exps[0];
+  e.log.hwc_counters.push_back({{"name", "page-faults"}, {"description", "Page Faults"}, {"dataspace", "1"}});
+  const uint64_t blk = uint64_t(1) << 46;  // in no load object
+  auto alloc = [](uint32_t op, uint64_t t, uint64_t addr, uint64_t size, uint64_t stack) {
+    format::HeapEvent h{};
+    h.op = op, h.tstamp_ns = t, h.address = addr, h.size = size, h.stack_id = stack;
+    return h;
+  };
+  e.heap.push_back(alloc(format::kHeapMalloc, 100, blk, 1 << 16, 0xa));
+  e.heap.push_back(alloc(format::kHeapMalloc, 100, blk + (1 << 20), 1 << 12, 0xb));
+  e.heap.push_back(alloc(format::kHeapFree, 300, blk, 0, 0));
+  auto at = [&](uint64_t t, uint64_t addr) {
+    auto r = rec(0, 1, format::kHwcAddrPrecise, addr);
+    r.tstamp_ns = t;
+    return r;
+  };
+  for (uint64_t p = 0; p < 16; ++p) e.hwc.push_back(at(200, blk + p * 4096));  // 16 pages of block a
+  e.hwc.push_back(at(200, blk + (1 << 20) + 8));                             // block b
+  e.hwc.push_back(at(400, blk + 4096));                                      // a, after its free
+  e.hwc.push_back(at(50, blk + (1 << 20)));                                  // b, before its malloc
+  Dataspace d = Dataspace::build(exps, [](uint32_t x, uint64_t stack, uint64_t) {
+    return x == 0 && stack == 0xa ? std::string("make_a") : std::string();
+  });
+  auto objs = d.objects();
+  EXPECT_EQ(value_of(objs, "<Total>"), 19u);
+  EXPECT_EQ(value_of(objs, "<Heap>"), 17u);
+  EXPECT_EQ(value_of(objs, heap_object_name("make_a")), 16u);
+  EXPECT_EQ(value_of(objs, heap_object_name("stack 0xb")), 1u);
+  EXPECT_EQ(value_of(objs, "<Unknown>"), 2u);
+}
+
+TEST(Dataspace, DataSortOrdersTheListsAndKeepsTotalFirst) {
+  std::vector<reader::Experiment> exps;
+  exps.push_back(synthesized());
+  Dataspace d = Dataspace::build(exps);
+  auto pos = [](const std::string& text, const std::string& what) { return text.find("  " + what + "\n"); };
+  // By the metric (the default): the array (700) before the scalar (100).
+  auto by_value = render_data_objects(d, {}, 0, {"dcm", false}).text;
+  EXPECT_LT(pos(by_value, "{array:structure:ds_rec_t ds_test_recs}"), pos(by_value, "{long_int ds_test_scalar}"))
+      << by_value;
+  // Reversed: the smallest first, <Total> still heads the list.
+  auto rev = render_data_objects(d, {}, 0, {"dcm", true}).text;
+  EXPECT_GT(pos(rev, "{array:structure:ds_rec_t ds_test_recs}"), pos(rev, "{long_int ds_test_scalar}")) << rev;
+  EXPECT_LT(pos(rev, "<Total>"), pos(rev, "{long_int ds_test_scalar}")) << rev;
+  // By name: '<' sorts before '{'.
+  auto by_name = render_data_objects(d, {}, 0, {"name", false}).text;
+  EXPECT_LT(pos(by_name, "<Unknown>"), pos(by_name, "{array:structure:ds_rec_t ds_test_recs}")) << by_name;
+  EXPECT_LT(pos(by_name, "{array:structure:ds_rec_t ds_test_recs}"), pos(by_name, "{long_int ds_test_scalar}"))
+      << by_name;
+  // Memory objects by name: by index.
+  std::string err;
+  auto rows = d.memory_objects("VADDR>255?VADDR>>6:-1", {}, &err);
+  auto mo = render_memobj(d, "Vline_64B", rows, 0, true, {"name", false}).text;
+  EXPECT_LT(mo.find("<Unknown>"), mo.find("Vline_64B:0x")) << mo;
+}
+
 TEST(Dataspace, NoDataSaysWhy) {
   std::vector<reader::Experiment> exps(1);
   Dataspace d = Dataspace::build(exps);

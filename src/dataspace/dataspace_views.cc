@@ -58,15 +58,55 @@ const char* kind_name(ObjectKind k) {
     case ObjectKind::kScalars: return "scalars";
     case ObjectKind::kUnknown: return "unknown";
     case ObjectKind::kUnknownSubtype: return "unknown_subtype";
+    case ObjectKind::kHeap: return "heap";
+    case ObjectKind::kHeapBlock: return "heap_block";
   }
   return "";
 }
 
+// Orders rows by the sort: a metric's value (descending), a name (ascending) or a size
+// (descending); ties by name. `reverse` flips the primary order.
+template <typename Row, typename Name, typename Size>
+void sort_rows(std::vector<Row>& rows, int metric, const DataSort& sort, Name name, Size size) {
+  std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+    int c = 0;  // <0: a first
+    if (metric >= 0) {
+      uint64_t x = size_t(metric) < a.values.size() ? a.values[size_t(metric)] : 0;
+      uint64_t y = size_t(metric) < b.values.size() ? b.values[size_t(metric)] : 0;
+      c = x > y ? -1 : x < y ? 1 : 0;
+    } else if (sort.metric == "size") {
+      c = size(a) > size(b) ? -1 : size(a) < size(b) ? 1 : 0;
+    } else {
+      c = name(a) < name(b) ? -1 : name(b) < name(a) ? 1 : 0;
+    }
+    if (sort.reverse) c = -c;
+    if (c == 0) return name(a) < name(b);
+    return c < 0;
+  });
+}
+
 }  // namespace
 
-DsReport render_data_objects(const Dataspace& d, const std::vector<std::string>& metrics, size_t limit) {
+int sort_metric(const Dataspace& d, const std::vector<std::string>& shown_metrics, const DataSort& sort) {
+  if (sort.metric == "name" || sort.metric == "size") return -1;
+  for (size_t i = 0; i < d.metrics().size(); ++i)
+    if (d.metrics()[i].name == sort.metric) return int(i);
+  auto cols = shown(d, shown_metrics);
+  return cols.empty() ? -1 : int(cols.front());
+}
+
+DsReport render_data_objects(const Dataspace& d, const std::vector<std::string>& metrics, size_t limit,
+                             const DataSort& sort) {
   auto cols = shown(d, metrics);
   auto objs = d.objects();
+  if (objs.size() > 1) {
+    std::vector<DataObject> rest(std::make_move_iterator(objs.begin() + 1), std::make_move_iterator(objs.end()));
+    sort_rows(
+        rest, sort_metric(d, metrics, sort), sort, [](const DataObject& o) -> const std::string& { return o.name; },
+        [](const DataObject& o) { return o.size; });
+    objs.resize(1);
+    for (auto& o : rest) objs.push_back(std::move(o));
+  }
   const auto& total = objs.front().values;
   DsReport r;
   r.text = "Data Objects\n\n" + header(d, cols, "Name");
@@ -129,15 +169,19 @@ DsReport render_data_single(const Dataspace& d, const std::string& name, int n, 
   return r;
 }
 
-DsReport render_data_layout(const Dataspace& d, const std::vector<std::string>& metrics) {
+DsReport render_data_layout(const Dataspace& d, const std::vector<std::string>& metrics, const DataSort& sort) {
   auto cols = shown(d, metrics);
   auto objs = d.objects();
+  auto aggs = d.layout();
+  sort_rows(
+      aggs, sort_metric(d, metrics, sort), sort, [](const LayoutRow& a) -> const std::string& { return a.aggregate; },
+      [](const LayoutRow& a) { return a.size; });
   const auto& total = objs.front().values;
   DsReport r;
   r.text = "Data Layout\n\n" + header(d, cols, "Name  (offset.size: position in 32-byte blocks)");
   r.text += row(d, cols, total, total) + "  <Total>\n";
   json::Value list = json::Value::array();
-  for (const auto& a : d.layout()) {
+  for (const auto& a : aggs) {
     r.text += row(d, cols, a.values, total) + fmt::format("  {{{} -}}\n", a.aggregate);
     r.text += fmt::format("  {:>{}}  (size {} bytes)\n", "", cols.size() * 21, a.size);
     json::Value members = json::Value::array();
@@ -165,8 +209,24 @@ DsReport render_data_layout(const Dataspace& d, const std::vector<std::string>& 
 }
 
 DsReport render_memobj(const Dataspace& d, const std::string& type, const std::vector<MemoryObjectRow>& rows,
-                       size_t limit, bool hex) {
+                       size_t limit, bool hex, const DataSort& sort) {
   auto cols = shown(d, {});
+  std::vector<MemoryObjectRow> sorted = rows;
+  if (!sort.metric.empty() || sort.reverse) {
+    // By name: by index (<Unknown>, -1, first); memory objects have no size.
+    struct K {
+      std::vector<uint64_t> values;
+      std::string key;
+      MemoryObjectRow row;
+    };
+    std::vector<K> ks;
+    for (const auto& m : rows) ks.push_back({m.values, fmt::format("{:020}", m.index + 1), m});
+    sort_rows(
+        ks, sort_metric(d, {}, sort), sort, [](const K& k) -> const std::string& { return k.key; },
+        [](const K&) { return uint64_t(0); });
+    sorted.clear();
+    for (auto& k : ks) sorted.push_back(std::move(k.row));
+  }
   std::vector<uint64_t> total(d.metrics().size(), 0);
   for (const auto& r : rows)
     for (size_t i = 0; i < r.values.size() && i < total.size(); ++i) total[i] += r.values[i];
@@ -175,7 +235,7 @@ DsReport render_memobj(const Dataspace& d, const std::string& type, const std::v
   r.text += row(d, cols, total, total) + "  <Total>\n";
   json::Value list = json::Value::array();
   size_t n = 0;
-  for (const auto& m : rows) {
+  for (const auto& m : sorted) {
     if (limit && n++ >= limit) break;
     std::string name = m.index < 0 ? "<Unknown>"
                        : hex       ? fmt::format("{}:0x{:x}", type, m.index)

@@ -1,5 +1,7 @@
 #include "dataspace/dwarf_objects.h"
 
+#include "dataspace/dwarf_describe.h"
+
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
@@ -137,6 +139,13 @@ class Reader {
     if (dwarf_getlocation(&a, &ops, &n) != 0 || n != 1 || ops[0].atom != DW_OP_addr) return;
     Variable v;
     v.addr = ops[0].number;
+    describe(d, &v);
+    t_->add_variable(std::move(v));
+  }
+
+  // Name, type descriptor, size and aggregate of a variable's DIE (its address aside).
+  void describe(Dwarf_Die* d, Variable* out) {
+    Variable& v = *out;
     v.name = die_name(d);
     Dwarf_Die t;
     std::string tn = "-";
@@ -157,7 +166,6 @@ class Reader {
     }
     if (v.size == 0) v.size = 1;
     v.descriptor = descriptor(tn, v.name.empty() ? "-" : v.name);
-    t_->add_variable(std::move(v));
   }
 
   void walk(Dwarf_Die* die, int depth) {
@@ -177,6 +185,8 @@ class Reader {
 };
 
 }  // namespace
+
+void describe_object(Dwarf_Die* die, DataObjectTable* table, Variable* out) { Reader(table).describe(die, out); }
 
 std::string descriptor(const std::string& type, const std::string& name) {
   return "{" + underscores(type) + " " + (name.empty() ? "-" : name) + "}";

@@ -15,6 +15,7 @@ struct DsState {
   size_t nexps = SIZE_MAX;
   std::unique_ptr<dataspace::Dataspace> ds;
   std::vector<std::string> metrics;
+  dataspace::DataSort sort;
 };
 
 // One analysis per session, rebuilt when experiments are added.
@@ -23,7 +24,30 @@ DsState& state(Session& s) {
   DsState& st = states[&s];
   const auto& exps = s.profile().experiments();
   if (!st.ds || st.nexps != exps.size()) {
-    st.ds = std::make_unique<dataspace::Dataspace>(dataspace::Dataspace::build(exps));
+    model::Profile& p = s.profile();
+    p.aggregates();  // every event's stack resolved, heap allocations' included
+    // A heap block's allocation site: the function that called the allocator, with its line.
+    auto namer = [&p](uint32_t x, uint64_t stack_id, uint64_t) -> std::string {
+      const model::ResolvedStack* rs = p.resolver().find(x, stack_id);
+      if (!rs || rs->frames.empty()) return {};
+      // The first frame outside the collector (its malloc interposer is the leaf).
+      auto in_collector = [&p](const model::FrameRef& f) {
+        model::ObjId o = p.functions().at(f.func).object;
+        return o < p.functions().object_count() && p.functions().object(o).name.starts_with("libcollector");
+      };
+      size_t i = 0;
+      while (i + 1 < rs->frames.size() && in_collector(rs->frames[i])) ++i;
+      const model::FrameRef& f = rs->frames[i];
+      std::string name = p.functions().at(f.func).name;
+      const auto& lines = p.resolver().lines();
+      if (f.line < lines.size() && lines[f.line].line && lines[f.line].file < p.resolver().files().size()) {
+        std::string file = p.resolver().files()[lines[f.line].file];
+        if (auto sl = file.rfind('/'); sl != std::string::npos) file.erase(0, sl + 1);
+        name += fmt::format(", {}:{}", file, lines[f.line].line);
+      }
+      return name;
+    };
+    st.ds = std::make_unique<dataspace::Dataspace>(dataspace::Dataspace::build(exps, namer));
     st.nexps = exps.size();
   }
   return st;
@@ -38,12 +62,20 @@ CommandResult no_data(Session& s, const std::string& cmd, const dataspace::Datas
 
 bool has_dataspace(Session& s) { return !state(s).ds->empty(); }
 
+bool data_metric_known(Session& s, const std::string& name) {
+  for (const auto& m : state(s).ds->metrics())
+    if (m.name == name) return true;
+  return false;
+}
+
 void set_data_metrics(Session& s, const std::vector<std::string>& names) { state(s).metrics = names; }
+
+void set_data_sort(Session& s, const std::string& metric, bool reverse) { state(s).sort = {metric, reverse}; }
 
 CommandResult run_data_objects(Session& s) {
   DsState& st = state(s);
   if (st.ds->empty()) return no_data(s, "data_objects", *st.ds);
-  auto r = dataspace::render_data_objects(*st.ds, st.metrics, s.limit);
+  auto r = dataspace::render_data_objects(*st.ds, st.metrics, s.limit, st.sort);
   return emit_report(s, "data_objects", std::move(r.text), std::move(r.data));
 }
 
@@ -67,7 +99,7 @@ CommandResult run_data_single(Session& s, const std::vector<std::string>& a) {
 CommandResult run_data_layout(Session& s) {
   DsState& st = state(s);
   if (st.ds->empty()) return no_data(s, "data_layout", *st.ds);
-  auto r = dataspace::render_data_layout(*st.ds, st.metrics);
+  auto r = dataspace::render_data_layout(*st.ds, st.metrics, st.sort);
   return emit_report(s, "data_layout", std::move(r.text), std::move(r.data));
 }
 
@@ -82,7 +114,7 @@ CommandResult run_memobj(Session& s, const std::string& type, const std::string&
   auto rows = st.ds->memory_objects(expr, names, &err);
   if (!err.empty()) return command_error(fmt::format("memobj: bad index expression of {}:\n{}", type, err));
   bool hex = expr.find("ADDR") != std::string::npos;  // address-based, not an index object
-  auto r = dataspace::render_memobj(*st.ds, type, rows, s.limit, hex);
+  auto r = dataspace::render_memobj(*st.ds, type, rows, s.limit, hex, st.sort);
   return emit_report(s, "memobj", std::move(r.text), std::move(r.data));
 }
 

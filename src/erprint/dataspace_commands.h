@@ -14,6 +14,10 @@ CommandResult run_data_layout(Session& s);
 CommandResult run_memobj(Session& s, const std::string& type, const std::string& expr);
 // data_metrics with a spec: the data-derived metric names to show ("d.page-faults:d.dclock").
 void set_data_metrics(Session& s, const std::vector<std::string>& names);
+// data_sort: the metric (data-derived name, or "name"/"size") the data lists sort by.
+void set_data_sort(Session& s, const std::string& metric, bool reverse);
+// Whether `name` is a data-derived metric of the loaded experiments ("page-faults", "dclock").
+bool data_metric_known(Session& s, const std::string& name);
 // Whether the loaded experiments hold dataspace records.
 bool has_dataspace(Session& s);
 

@@ -31,7 +31,8 @@ CommandResult data_spec(Session& s, const std::string& cmd, const std::vector<st
                        json::Value::object().set("current", cur).set("available", false));
   }
   std::string spec = a[0];
-  if (cmd == "data_sort" && !spec.empty() && spec[0] == '-') spec.erase(0, 1);
+  const bool reverse = cmd == "data_sort" && !spec.empty() && spec[0] == '-';
+  if (reverse) spec.erase(0, 1);
   auto kws = metricspec::parse_keywords(spec);
   if (auto* e = std::get_if<metricspec::SpecError>(&kws))
     return command_error(fmt::format("{}: {} (at offset {} of '{}')", cmd, e->message, e->offset, a[0]));
@@ -48,6 +49,15 @@ CommandResult data_spec(Session& s, const std::string& cmd, const std::vector<st
     std::vector<std::string> names;
     for (const auto& k : std::get<std::vector<metricspec::Keyword>>(kws)) names.push_back(k.name);
     set_data_metrics(s, names);
+  } else {
+    const auto& kws_list = std::get<std::vector<metricspec::Keyword>>(kws);
+    if (kws_list.size() != 1)
+      return command_error(fmt::format("data_sort: '{}': give one metric (e.g. d.page-faults, name)", a[0]));
+    const std::string& n = kws_list[0].name;
+    bool known = kws_list[0].is_static() ? (n == "name" || n == "size") : data_metric_known(s, n);
+    if (!known)
+      return command_error(fmt::format("data_sort: '{}' is not a data-derived metric of the loaded experiments", n));
+    set_data_sort(s, n, reverse);
   }
   return emit_report(s, cmd, fmt::format("{}: {}\n", cmd, a[0]), json::Value::object().set("spec", a[0]));
 }

@@ -1,5 +1,6 @@
 // Filtering and selection (seed-spec §7.10) and load-object expansion (§7.11).
 #include <fmt/format.h>
+#include <fnmatch.h>
 
 #include "erprint/command_groups.h"
 #include "views/experiment_views.h"
@@ -9,9 +10,29 @@ namespace {
 
 using selection::Target;
 
+// "name=PATTERN" (thread_select): the threads whose name (Java threads; docs/java.md) matches
+// the shell pattern, as the numeric spec "1:2,3+2:4"; empty if none.
+std::string threads_named(const model::Profile& p, const std::string& pattern) {
+  std::string spec;
+  for (uint32_t x = 0; x < p.experiments().size(); ++x) {
+    std::string nums;
+    for (const auto& th : p.threads(x))
+      if (!th.name.empty() && fnmatch(pattern.c_str(), th.name.c_str(), 0) == 0)
+        nums += fmt::format("{}{}", nums.empty() ? "" : ",", th.number);
+    if (!nums.empty()) spec += fmt::format("{}{}:{}", spec.empty() ? "" : "+", x + 1, nums);
+  }
+  return spec;
+}
+
 CommandResult select(Session& s, const std::string& cmd, Target t, const std::vector<std::string>& a) {
   if (!a.empty()) {
     std::string spec = join_args(a);
+    if (t == Target::Threads && spec.rfind("name=", 0) == 0) {
+      std::string named = threads_named(s.profile(), spec.substr(5));
+      if (named.empty())
+        return command_error(fmt::format("{}: no thread named '{}' (see thread_list); selection unchanged", cmd, spec.substr(5)));
+      spec = named;
+    }
     if (auto e = s.selections().apply(t, spec))
       return command_error(fmt::format("{}: {} (at offset {} of '{}'); selection unchanged", cmd, e->message,
                                        e->offset, spec));
@@ -92,7 +113,7 @@ void add_select_commands(std::vector<Command>& t) {
   t.push_back(std::move(filters));
   t.push_back({"sample_select", {}, 0, 16, "[sample_spec]", "Select samples, e.g. 1:1-4+2:5,6 or all",
                [](Session& s, const auto& a) { return select(s, "sample_select", Target::Samples, a); }});
-  t.push_back({"thread_select", {}, 0, 16, "[thread_spec]", "Select threads by number (see thread_list)",
+  t.push_back({"thread_select", {}, 0, 16, "[thread_spec|name=pattern]", "Select threads by number, or Java threads by name (see thread_list)",
                [](Session& s, const auto& a) { return select(s, "thread_select", Target::Threads, a); }});
   t.push_back({"lwp_select", {}, 0, 16, "[lwp_spec]", "Select LWPs by kernel thread id (see lwp_list)",
                [](Session& s, const auto& a) { return select(s, "lwp_select", Target::Lwps, a); }});

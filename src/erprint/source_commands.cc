@@ -13,6 +13,7 @@
 #include "erprint/recorded_code.h"
 #include "erprint/source_settings.h"
 #include "views/disasm_view.h"
+#include "views/java_disasm.h"
 #include "views/java_source.h"
 #include "views/line_views.h"
 #include "views/source_view.h"
@@ -78,7 +79,10 @@ bool resolve_target(Session& s, const std::vector<std::string>& a, Target* t, st
   std::vector<model::FuncId> funcs;  // in the order N counts them
   for (model::FuncId f : find_functions(s, name)) {
     const auto& e = ft.at(f);
-    if (!e.pseudo && e.object != model::kNoObject) funcs.push_back(f);
+    // Java methods as Java frames have no machine code (their bytecodes: run_java_disasm).
+    if (e.pseudo || e.object == model::kNoObject) continue;
+    const std::string& obj = ft.object(e.object).name;
+    if (obj != "<JAVA_CLASSES>" && obj != "<JAVA_COMPILED_METHODS>") funcs.push_back(f);
   }
   auto choose = [&](size_t count, const std::function<std::string(size_t)>& label) -> int {
     if (count == 1) return 0;
@@ -185,7 +189,45 @@ CommandResult run_source(Session& s, const std::vector<std::string>& a) {
   return emit_report(s, "source", out, std::move(data));
 }
 
+// A Java method in user and expert modes (docs/java.md): its bytecodes with per-bytecode metrics.
+// Machine mode: the compiled instances' generated code instead.
+std::optional<CommandResult> run_java_disasm(Session& s, const std::vector<std::string>& a) {
+  const auto& ft = s.profile().functions();
+  for (model::FuncId f : find_functions(s, a[0])) {
+    const auto& e = ft.at(f);
+    if (e.object == model::kNoObject || ft.object(e.object).name != "<JAVA_CLASSES>") continue;
+    if (s.profile().view_mode() == model::ViewMode::kMachine) {
+      std::vector<views::CompiledInstance> instances;
+      std::string arch;
+      for (const auto& x : s.profile().experiments())
+        for (const auto& df : x.dynamic_functions)
+          if (df.name == e.name) instances.push_back({df.vaddr, df.size, &df.code, &df.lines}), arch = x.log.arch;
+      views::AnnotationMetrics metrics = views::build_annotation_metrics(s.profile(), s.function_columns());
+      std::string out, error;
+      json::Value data;
+      if (!views::render_compiled_disasm(e.name, instances, arch, metrics, state(s).opts, &out, &error,
+                                         s.format == OutputFormat::Json ? &data : nullptr))
+        return err("disasm: " + error);
+      return emit_report(s, "disasm", out, std::move(data));
+    }
+    for (const auto& x : s.profile().experiments()) {
+      model::JavaInfo info = model::load_java_info(x.path);
+      const model::JavaMethod* m = model::find_java_method_code(info, e.name);
+      if (!m) continue;
+      views::AnnotationMetrics metrics = views::build_annotation_metrics(s.profile(), s.function_columns());
+      json::Value data;
+      std::string out = views::render_java_disasm(*m, e.addr, metrics, state(s).opts,
+                                                  s.format == OutputFormat::Json ? &data : nullptr);
+      return emit_report(s, "disasm", out, std::move(data));
+    }
+    return err(fmt::format("disasm: no bytecodes of {} were recorded (a native or abstract method, or an "
+                           "experiment of an older agent)", e.name));
+  }
+  return std::nullopt;
+}
+
 CommandResult run_disasm(Session& s, const std::vector<std::string>& a) {
+  if (auto java = run_java_disasm(s, a)) return *java;
   if (auto recorded = run_recorded_disasm(s, a)) return *recorded;  // code without a file
   Target t;
   std::string error;

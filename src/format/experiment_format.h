@@ -92,6 +92,9 @@ enum RecordKind : uint32_t {
   // OpenMP (docs/openmp.md); numbered apart from the others so parallel additions do not collide.
   kRecClockSampleOmp = 40,  // ClockSampleOmpRecord: a clock sample with its OpenMP state
   kRecOmpRegion = 41,       // OmpRegionRecord: one parallel region, written at its end
+  kRecOmpTask = 42,         // OmpTaskRecord: one explicit task, written when it completes
+  // Java (docs/java.md), numbered apart as well.
+  kRecHeapJavaAlloc = 48,   // HeapAllocRecord: a Java object (JVMTI SampledObjectAlloc), address 0
 };
 
 // ---- Call stacks --------------------------------------------------------------------------
@@ -124,6 +127,7 @@ inline constexpr uint64_t java_frame_word(uint64_t method_id, int32_t bci) {
   return (method_id & 0xffffffffffffull) | (uint64_t(uint16_t(bci)) << 48);
 }
 inline constexpr const char* kJavaFile = "java";  // text: threads, classes, methods (JVMTI)
+inline constexpr uint32_t kJavaFileVersion = 2;  // its "version" record (2: + "code" records)
 
 struct StackRecord {
   uint32_t word;     // make_record_word(kRecStack, size)
@@ -202,9 +206,9 @@ struct OverviewSampleRecord {
 // written are most of the tracer's cost (a malloc+free pair is 40 + 24 bytes). Allocations carry
 // the allocating call stack; releases carry only what the leak computation needs. Writers and
 // readers go through encode_heap_record / decode_heap_record (below), never the structs directly.
-enum HeapOp : uint32_t { kHeapMalloc = 1, kHeapFree, kHeapRealloc, kHeapMmap, kHeapMunmap };
+enum HeapOp : uint32_t { kHeapMalloc = 1, kHeapFree, kHeapRealloc, kHeapMmap, kHeapMunmap, kHeapJavaAlloc };
 
-struct HeapAllocRecord {  // kRecHeapAlloc, kRecHeapMmap, kRecHeapMunmap
+struct HeapAllocRecord {  // kRecHeapAlloc, kRecHeapMmap, kRecHeapMunmap, kRecHeapJavaAlloc
   uint32_t word;
   uint32_t tid;
   uint64_t tstamp_ns;  // after the call returned
@@ -270,6 +274,7 @@ inline constexpr uint32_t heap_record_kind(uint32_t op) {
     case kHeapRealloc: return kRecHeapRealloc;
     case kHeapMmap: return kRecHeapMmap;
     case kHeapMunmap: return kRecHeapMunmap;
+    case kHeapJavaAlloc: return kRecHeapJavaAlloc;
   }
   return 0;
 }
@@ -277,7 +282,7 @@ inline constexpr uint32_t heap_record_size(uint32_t op) {
   switch (op) {
     case kHeapFree: return sizeof(HeapFreeRecord);
     case kHeapRealloc: return sizeof(HeapReallocRecord);
-    case kHeapMalloc: case kHeapMmap: case kHeapMunmap: return sizeof(HeapAllocRecord);
+    case kHeapMalloc: case kHeapMmap: case kHeapMunmap: case kHeapJavaAlloc: return sizeof(HeapAllocRecord);
   }
   return 0;
 }
@@ -324,11 +329,15 @@ inline bool decode_heap_record(uint32_t kind, const void* p, uint32_t size, Heap
   switch (kind) {
     case kRecHeapAlloc:
     case kRecHeapMmap:
-    case kRecHeapMunmap: {
+    case kRecHeapMunmap:
+    case kRecHeapJavaAlloc: {
       HeapAllocRecord r;
       if (size != sizeof r) return false;
       __builtin_memcpy(&r, p, sizeof r);
-      out->op = kind == kRecHeapAlloc ? kHeapMalloc : kind == kRecHeapMmap ? kHeapMmap : kHeapMunmap;
+      out->op = kind == kRecHeapAlloc   ? kHeapMalloc
+                : kind == kRecHeapMmap  ? kHeapMmap
+                : kind == kRecHeapMunmap ? kHeapMunmap
+                                         : kHeapJavaAlloc;
       out->tid = r.tid, out->tstamp_ns = r.tstamp_ns, out->stack_id = r.stack_id;
       out->size = r.size, out->address = r.address;
       return true;
@@ -446,7 +455,7 @@ struct HwcEventRecord {
   uint64_t paddr;       // physical address, 0 if unknown (/proc/self/pagemap)
   uint32_t addr_source; // HwcAddrSource
   int32_t cpu;
-  uint64_t regs[kHwcRegCount];  // addr_source == kHwcAddrRegs
+  uint64_t regs[kHwcRegCount];  // kHwcAddrRegs; kHwcAddrPrecise too where rip != 0 (stack locals)
 };
 static_assert(sizeof(HwcEventRecord) == 72 + 8 * kHwcRegCount);
 
@@ -503,6 +512,24 @@ struct OmpRegionRecord {
 static_assert(sizeof(OmpRegionRecord) == 56);
 inline constexpr uint32_t kOmpRuntimeGomp = 1;
 inline constexpr uint32_t kOmpRuntimeOmpt = 2;
+
+// One explicit task (#pragma omp task), written by the thread that ran it when it completes
+// ("profile" file). While a thread runs a task, its clock samples carry the task's creation
+// stack as their fork stack, so the analysis attributes the task's time to the code that created
+// it (the region records and these relate a fork stack to its parent's: docs/openmp.md).
+struct OmpTaskRecord {
+  uint32_t word;           // make_record_word(kRecOmpTask, sizeof)
+  uint32_t tid;            // the thread that ran the task
+  uint64_t tstamp_ns;      // the task's first schedule (begin of execution)
+  uint64_t stack_id;       // the creation point's call stack (GOMP: the task function as its leaf)
+  uint64_t duration_ns;    // first schedule to completion (includes its suspensions)
+  uint64_t task_id;        // 1, 2, ... per process, in order of creation
+  uint64_t region_id;      // the parallel region of the creating thread, 0 outside any
+  uint64_t create_ns;      // when it was created
+  uint32_t create_tid;     // the creating thread
+  uint32_t runtime;        // kOmpRuntimeGomp / kOmpRuntimeOmpt
+};
+static_assert(sizeof(OmpTaskRecord) == 64);
 
 // ---- Dynamic functions (collector_func_load) ------------------------------------------------
 // "dyntext" is a sequence of entries, one per collector_func_load call: a DyntextHeader, the

@@ -137,6 +137,23 @@ TEST(RecordDescriptors, OffsetsMatchTheRecordStructs) {
           {"nthreads", offsetof(OmpRegionRecord, nthreads)},
           {"runtime", offsetof(OmpRegionRecord, runtime)}};
     EXPECT_EQ(descriptor_offsets(region.c_str()), reg);
+    std::string task;
+    std::getline(lines, task);
+    EXPECT_EQ(task.rfind(std::to_string(kRecOmpTask) + " omp_task " + std::to_string(sizeof(OmpTaskRecord)) + " ", 0), 0u);
+    EXPECT_EQ(descriptor_offsets(task.c_str()),
+              (M{{"word", 0},
+                 {"tid", offsetof(OmpTaskRecord, tid)},
+                 {"tstamp_ns", offsetof(OmpTaskRecord, tstamp_ns)},
+                 {"stack_id", offsetof(OmpTaskRecord, stack_id)},
+                 {"duration_ns", offsetof(OmpTaskRecord, duration_ns)},
+                 {"task_id", offsetof(OmpTaskRecord, task_id)},
+                 {"region_id", offsetof(OmpTaskRecord, region_id)},
+                 {"create_ns", offsetof(OmpTaskRecord, create_ns)},
+                 {"create_tid", offsetof(OmpTaskRecord, create_tid)},
+                 {"runtime", offsetof(OmpTaskRecord, runtime)}}));
+    // The layout before the task records is still read.
+    EXPECT_EQ(std::string(kClockDescriptor).rfind(kPreTaskClockDescriptor, 0), 0u);
+    EXPECT_TRUE(descriptor_accepted(DataKind::kProfile, kPreTaskClockDescriptor, std::string(kPreTaskClockDescriptor).size()));
   }
   EXPECT_EQ(descriptor_offsets(kLegacyClockDescriptor),
             (M{{"word", 0},
@@ -169,7 +186,7 @@ TEST(RecordDescriptors, OffsetsMatchTheRecordStructs) {
     std::map<uint32_t, std::pair<size_t, M>> want = {
         {kRecHeapAlloc, {sizeof(HeapAllocRecord), alloc}},     {kRecHeapFree, {sizeof(HeapFreeRecord), free}},
         {kRecHeapRealloc, {sizeof(HeapReallocRecord), realloc}}, {kRecHeapMmap, {sizeof(HeapAllocRecord), alloc}},
-        {kRecHeapMunmap, {sizeof(HeapAllocRecord), alloc}}};
+        {kRecHeapMunmap, {sizeof(HeapAllocRecord), alloc}}, {kRecHeapJavaAlloc, {sizeof(HeapAllocRecord), alloc}}};
     std::istringstream lines(kHeapDescriptor);
     std::set<uint32_t> seen;
     for (std::string line; std::getline(lines, line);) {
@@ -184,6 +201,14 @@ TEST(RecordDescriptors, OffsetsMatchTheRecordStructs) {
       EXPECT_EQ(descriptor_offsets(line.c_str()), want[kind].second) << line;
     }
     EXPECT_EQ(seen.size(), want.size());
+  }
+  // The heaptrace of before Java allocations (kinds 8-12): kHeapDescriptor without kind 48, accepted.
+  {
+    std::string cur(kHeapDescriptor), pre(kPreJavaHeapDescriptor);
+    ASSERT_EQ(cur.rfind(pre, 0), 0u);
+    EXPECT_EQ(cur.substr(pre.size()).rfind("48 heap_java_alloc 40 ", 0), 0u);
+    EXPECT_TRUE(descriptor_accepted(DataKind::kHeap, pre.data(), pre.size()));
+    EXPECT_TRUE(descriptor_accepted(DataKind::kHeap, cur.data(), cur.size()));
   }
   EXPECT_EQ(descriptor_offsets(kLegacyHeapDescriptor),
             (M{{"word", 0},

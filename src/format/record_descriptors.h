@@ -16,6 +16,16 @@ inline constexpr const char* kClockDescriptor =
     "40 clock_sample_omp 104 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
     "flags:u32@28 ns:u64[7]@32 omp_state:u32@88 fork_stack_id:u64@96\n"
     "41 omp_region 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 duration_ns:u64@24 "
+    "region_id:u64@32 parent_id:u64@40 nthreads:u32@48 runtime:u32@52\n"
+    "42 omp_task 64 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 duration_ns:u64@24 "
+    "task_id:u64@32 region_id:u64@40 create_ns:u64@48 create_tid:u32@56 runtime:u32@60\n";
+// The profile layout before the task records (regions, no tasks); readers still accept it.
+inline constexpr const char* kPreTaskClockDescriptor =
+    "2 clock_sample 88 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
+    "flags:u32@28 ns:u64[7]@32\n"
+    "40 clock_sample_omp 104 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
+    "flags:u32@28 ns:u64[7]@32 omp_state:u32@88 fork_stack_id:u64@96\n"
+    "41 omp_region 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 duration_ns:u64@24 "
     "region_id:u64@32 parent_id:u64@40 nthreads:u32@48 runtime:u32@52\n";
 // The profile layout before the OpenMP records; readers still accept it.
 inline constexpr const char* kLegacyClockDescriptor =
@@ -27,6 +37,15 @@ inline constexpr const char* kOverviewDescriptor =
     "inblock:i64@72 oublock:i64@80 maxrss_kb:i64@88 rss_kb:i64@96 read_bytes:i64@104 "
     "write_bytes:i64@112 label:char[64]@120\n";
 inline constexpr const char* kHeapDescriptor =
+    "8 heap_alloc 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n"
+    "9 heap_free 24 word:u32@0 tid:u32@4 tstamp_ns:u64@8 address:u64@16\n"
+    "10 heap_realloc 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 duration_ns:u32@24 "
+    "size:u64@32 address:u64@40 old_address:u64@48\n"
+    "11 heap_mmap 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n"
+    "12 heap_munmap 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n"
+    "48 heap_java_alloc 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n";
+// The compact heaptrace layout before Java allocations (kind 48); readers still accept it.
+inline constexpr const char* kPreJavaHeapDescriptor =
     "8 heap_alloc 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n"
     "9 heap_free 24 word:u32@0 tid:u32@4 tstamp_ns:u64@8 address:u64@16\n"
     "10 heap_realloc 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 duration_ns:u32@24 "
@@ -75,13 +94,15 @@ inline bool descriptor_accepted(DataKind k, const char* desc, size_t len) {
     return n == len && __builtin_memcmp(want, desc, n) == 0;
   };
   return same(record_descriptor_text(k)) || (k == DataKind::kHeap && same(kLegacyHeapDescriptor)) ||
-         (k == DataKind::kProfile && same(kLegacyClockDescriptor));
+         (k == DataKind::kHeap && same(kPreJavaHeapDescriptor)) ||
+         (k == DataKind::kProfile && (same(kLegacyClockDescriptor) || same(kPreTaskClockDescriptor)));
 }
 
 static_assert(offsetof(ClockSampleRecord, ns) == 32);
 static_assert(offsetof(ClockSampleOmpRecord, omp_state) == 88);
 static_assert(offsetof(ClockSampleOmpRecord, fork_stack_id) == 96);
 static_assert(offsetof(OmpRegionRecord, nthreads) == 48);
+static_assert(offsetof(OmpTaskRecord, create_tid) == 56);
 static_assert(sizeof(OverviewSampleRecord) == 184);
 static_assert(offsetof(OverviewSampleRecord, label) == 120);
 static_assert(offsetof(HeapReallocRecord, duration_ns) == 24);

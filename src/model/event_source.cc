@@ -6,6 +6,7 @@
 #include "format/mpi_functions.h"
 #include "model/heap_leaks.h"
 #include "model/mode_split.h"
+#include "model/hwc_pseudo.h"
 
 namespace erkit::model {
 namespace {
@@ -168,8 +169,9 @@ void mpi_events(const reader::Experiment& e, const std::function<void(const Even
   }
 }
 
-// collect -h: each overflow (and lost overflows) at its stack, under the counter's metric.
-// Records with no stack (counts since the last overflow at a thread's end) are not attributed.
+// collect -h: each overflow at its stack, under the counter's metric; records without a stack
+// (lost overflows, counts since the last overflow at a thread's end, a counter that could not
+// be read) at their pseudo-function's stack (model/hwc_pseudo.h).
 void hwc_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
   std::vector<uint32_t> metric_of;
   for (const auto& c : e.log.hwc_counters) {
@@ -179,11 +181,12 @@ void hwc_events(const reader::Experiment& e, const std::function<void(const Even
   }
   EventRecord ev;
   for (const auto& h : e.hwc) {
-    if (h.counter >= metric_of.size() || metric_of[h.counter] == kMetricCount || h.stack_id == format::kNoStackId)
+    uint64_t stack = h.stack_id == format::kNoStackId ? hwc_pseudo_stack(h.flags) : h.stack_id;
+    if (h.counter >= metric_of.size() || metric_of[h.counter] == kMetricCount || stack == format::kNoStackId)
       continue;
     std::memset(ev.values, 0, sizeof ev.values);
     ev.tstamp_ns = h.tstamp_ns;
-    ev.stack_id = h.stack_id;
+    ev.stack_id = stack;
     ev.tid = h.tid;
     ev.cpu = h.cpu;
     ev.values[metric_of[h.counter]] = int64_t(h.value);
@@ -195,6 +198,10 @@ void hwc_events(const reader::Experiment& e, const std::function<void(const Even
 
 void for_each_event(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
   clock_events(e, fn);
+  for_each_traced_event(e, fn);
+}
+
+void for_each_traced_event(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
   heap_events(e, fn);
   sync_events(e, fn);
   io_events(e, fn);

@@ -27,5 +27,7 @@ uint32_t omp_metric(uint32_t state);
 bool has_omp_samples(const reader::Experiment& e);
 
 void for_each_event(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn);
+// The same without the clock samples (model/clock_scan.h sums those by stack), in the same order.
+void for_each_traced_event(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn);
 
 }  // namespace erkit::model

@@ -6,6 +6,8 @@
 namespace erkit::model {
 
 bool heap_allocates(const format::HeapEvent& h) {
+  // A Java object (JVMTI) has no address that lasts (the GC moves it): an allocation all the same.
+  if (h.op == format::kHeapJavaAlloc) return true;
   return (h.op == format::kHeapMalloc || h.op == format::kHeapRealloc || h.op == format::kHeapMmap) &&
          h.address != 0;
 }
@@ -36,12 +38,17 @@ std::vector<bool> leaked_allocations(const std::vector<format::HeapEvent>& event
       default:
         break;
     }
-    if (heap_allocates(h)) actions.push_back({h.tstamp_ns, false, idx, h.address});
+    // Java objects are freed by the collector of the JVM, unseen: never leaks.
+    if (heap_allocates(h) && h.op != format::kHeapJavaAlloc) actions.push_back({h.tstamp_ns, false, idx, h.address});
   }
-  std::stable_sort(actions.begin(), actions.end(), [](const Action& a, const Action& b) {
+  auto before = [](const Action& a, const Action& b) {
     if (a.t != b.t) return a.t < b.t;
     return a.release && !b.release;
-  });
+  };
+  // The events are in time order already: without reallocs (whose release is dated at the
+  // call's start) the actions usually are too, and a sort's buffer of 20 M actions is 600 MB.
+  if (!std::is_sorted(actions.begin(), actions.end(), before))
+    std::stable_sort(actions.begin(), actions.end(), before);
   std::unordered_map<uint64_t, uint32_t> live;  // address -> allocating event
   live.reserve(1024);
   for (const Action& a : actions) {

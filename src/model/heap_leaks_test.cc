@@ -23,6 +23,15 @@ TEST(HeapLeaks, FreedBlocksAreNotLeaks) {
   EXPECT_EQ(leaked, (std::vector<bool>{false, true, false}));
 }
 
+// Java objects (address 0: the GC moves them) are allocations, never leaks, and do not disturb
+// the malloc blocks' accounting.
+TEST(HeapLeaks, JavaObjectsAllocateButNeverLeak) {
+  std::vector<format::HeapEvent> v = {ev(format::kHeapJavaAlloc, 10, 0), ev(format::kHeapMalloc, 20, 0x100),
+                                      ev(format::kHeapJavaAlloc, 30, 0)};
+  EXPECT_TRUE(heap_allocates(v[0]));
+  EXPECT_EQ(leaked_allocations(v), (std::vector<bool>{false, true, false}));
+}
+
 TEST(HeapLeaks, AddressReusedAfterFreeOnAnotherThread) {
   // Thread B frees 0x100 (stamped before its real free), thread A gets 0x100 back (stamped after
   // its real malloc): A's block is live, B's was released.

@@ -6,8 +6,10 @@
 #include <unordered_map>
 
 #include "common/progress.h"
+#include "model/clock_scan.h"
 #include "model/event_source.h"
 #include "model/filter/filter.h"
+#include "model/viewmode/openmp_chain.h"
 
 namespace erkit::model {
 
@@ -26,8 +28,10 @@ void Profile::set_view_mode(ViewMode m) {
   // Java stacks are split by the resolver itself (model/viewmode/java_*): resolve them again.
   if (m == resolver_->view_mode()) return;
   resolver_->set_view_mode(m);
-  for (uint32_t x = 0; x < exps_.size(); ++x)
-    for_each_event(exps_[x], [&](const EventRecord& ev) { resolver_->resolve(x, exps_[x], ev.stack_id, ev.tstamp_ns); });
+  for (uint32_t x = 0; x < exps_.size(); ++x) {
+    for (const ClockStackSum& s : clock_scans_[x].stacks) resolver_->resolve(x, exps_[x], s.stack_id, s.first_ns);
+    for_each_traced_event(exps_[x], [&](const EventRecord& ev) { resolver_->resolve(x, exps_[x], ev.stack_id, ev.tstamp_ns); });
+  }
 }
 
 uint32_t Profile::add_experiment(reader::Experiment e) {
@@ -39,7 +43,24 @@ uint32_t Profile::add_experiment(reader::Experiment e) {
   std::unordered_map<uint32_t, ThreadEntry> seen;
   std::vector<int32_t> cpus;
   common::Progress progress("symbolising", ex.path, event_count(ex));
-  for_each_event(ex, [&](const EventRecord& ev) {
+  // Clock samples: summed by stack and thread in one parallel pass (model/clock_scan.h), kept
+  // for compute(); each distinct stack is resolved at its first sample, as a pass over the
+  // samples would.
+  clock_scans_.push_back(scan_clock_samples(ex));
+  for (const ClockStackSum& s : clock_scans_.back().stacks) {
+    progress.tick();
+    resolver_->resolve(x, ex, s.stack_id, s.first_ns);
+  }
+  for (const ClockThreadSum& c : clock_scans_.back().threads) {
+    ThreadEntry& t = seen[c.tid];
+    t.tid = c.tid;
+    t.first_ns = c.first_ns;
+    t.last_ns = c.last_ns;
+    t.events = c.events;
+  }
+  cpus = clock_scans_.back().cpus;
+  progress.set(ex.clock.size());
+  for_each_traced_event(ex, [&](const EventRecord& ev) {
     progress.tick();
     resolver_->resolve(x, ex, ev.stack_id, ev.tstamp_ns);
     auto [it, inserted] = seen.try_emplace(ev.tid);
@@ -69,6 +90,10 @@ uint32_t Profile::add_experiment(reader::Experiment e) {
     threads[i].number = uint32_t(i + 1);
     numbers[threads[i].tid] = threads[i].number;
   }
+  // Java thread names (JVMTI ThreadStart; docs/java.md): what the agent recorded for the tid.
+  if (const JavaInfo& ji = resolver_->java_info(x, ex); ji.present)
+    for (auto& t : threads)
+      if (auto it = ji.threads.find(t.tid); it != ji.threads.end()) t.name = it->second;
   std::sort(cpus.begin(), cpus.end());
   threads_.push_back(std::move(threads));
   thread_numbers_.push_back(std::move(numbers));
@@ -233,14 +258,15 @@ void Profile::compute() const {
                             total);
   for (uint32_t x = 0; x < exps_.size(); ++x) {
     const reader::Experiment& e = exps_[x];
-    const bool omp_exp = has_omp_samples(e);
+    const bool omp_exp = clock_scans_[x].omp_states || !e.omp_regions.empty();  // has_omp_samples(e)
     if (omp_exp && !omp_view_) omp_view_ = std::make_unique<viewmode::OpenMpView>(funcs_, *resolver_);
+    const viewmode::ForkParents fork_parents = omp_exp ? viewmode::fork_parents(e) : viewmode::ForkParents{};
     auto has_runtime_frame = [&](const ResolvedStack& rs) {
       for (const FrameRef& f : rs.frames)
         if (omp_view_->is_runtime(f.func)) return true;
       return false;
     };
-    for_each_event(e, [&](const EventRecord& machine_ev) {
+    auto add_event = [&](const EventRecord& machine_ev) {
       progress.tick();
       const ResolvedStack* rsp = &resolver_->resolve(x, e, machine_ev.stack_id, machine_ev.tstamp_ns);
       EventRecord omp_ev;
@@ -263,10 +289,11 @@ void Profile::compute() const {
           auto k = std::make_tuple(x, machine_ev.stack_id, st, machine_ev.omp_fork_stack);
           auto [vit, fresh] = view_stacks_.try_emplace(k);
           if (fresh) {
-            const ResolvedStack* fork = machine_ev.omp_fork_stack
-                                            ? &resolver_->resolve(x, e, machine_ev.omp_fork_stack, machine_ev.tstamp_ns)
-                                            : nullptr;
-            vit->second = std::make_unique<ResolvedStack>(omp_view_->transform(*rsp, st, fork, view_mode_));
+            // The sample's region (or task) and the enclosing ones: nested regions, tasks.
+            std::vector<viewmode::OpenMpView::ForkLevel> chain;
+            for (auto [id, task] : viewmode::fork_chain(fork_parents, machine_ev.omp_fork_stack))
+              chain.push_back({&resolver_->resolve(x, e, id, machine_ev.tstamp_ns), task});
+            vit->second = std::make_unique<ResolvedStack>(omp_view_->transform(*rsp, st, chain, view_mode_));
           }
           rsp = vit->second.get();
           view_key = reinterpret_cast<uintptr_t>(rsp);
@@ -284,7 +311,23 @@ void Profile::compute() const {
       }
       StackAggregate& a = aggs_[it->second];
       for (uint32_t m = 0; m < kMetricCount; ++m) a.values[m] += ev.values[m];
-    });
+    };
+    // Without a filter, OpenMP states or a User/System split between samples every clock sample
+    // of a stack lands in one aggregate with its own values: add the stack's sums
+    // (model/clock_scan.h) in order of first sample, which is the order the sample-by-sample
+    // pass creates the aggregates in.
+    if (!pred_ && !omp_exp && !clock_scans_[x].mode_split) {
+      for (const ClockStackSum& s : clock_scans_[x].stacks) {
+        const ResolvedStack& rs = resolver_->resolve(x, e, s.stack_id, s.first_ns);
+        auto [it, inserted] = index.try_emplace((uint64_t(x) << 56) ^ s.stack_id, uint32_t(aggs_.size()));
+        if (inserted) aggs_.push_back(StackAggregate{x, &rs, {}, {}});
+        StackAggregate& a = aggs_[it->second];
+        for (uint32_t m = 0; m < kClockSumCount; ++m) a.values[kClockSumMetrics[m]] += s.values[m];
+      }
+      for_each_traced_event(e, add_event);
+    } else {
+      for_each_event(e, add_event);
+    }
   }
   // Collapsed load objects: their functions become the object's pseudo-function.
   std::vector<FuncId> shown(funcs_.size());

@@ -26,6 +26,7 @@ struct EventView;
 namespace erkit::model {
 
 struct EventRecord;
+struct ClockScan;  // model/clock_scan.h
 
 // One distinct (experiment, stack) with its summed metric values.
 struct StackAggregate {
@@ -46,6 +47,7 @@ struct ThreadEntry {
   uint32_t tid = 0;
   uint64_t first_ns = 0, last_ns = 0;
   uint64_t events = 0;  // recorded events of every data kind
+  std::string name;     // the Java thread's name (the agent's "thread" records); empty if none
 };
 
 struct FunctionMetrics {
@@ -162,6 +164,7 @@ class Profile {
   // Stacks as the view mode shows them, by (experiment, stack, state, fork stack).
   mutable std::map<std::tuple<uint32_t, uint64_t, uint32_t, uint64_t>, std::unique_ptr<ResolvedStack>> view_stacks_;
   mutable std::unordered_map<ObjId, FuncId> object_funcs_;  // collapsed object -> pseudo-function
+  std::vector<ClockScan> clock_scans_;  // per experiment: clock samples summed by stack (issue 24)
 };
 
 }  // namespace erkit::model

@@ -152,3 +152,36 @@ TEST_F(ProfileTest, ThreadsNumberedFromOneAndSamplesWithoutPoints) {
 
 }  // namespace
 }  // namespace erkit::model
+
+namespace erkit::model {
+namespace {
+
+// Without a filter the clock samples are added per stack from model/clock_scan's sums; with one
+// (even one that keeps everything) sample by sample. Both give the same aggregates, in the same
+// order, and the same function metrics.
+TEST_F(ProfileTest, StackSumsEqualTheSampleBySamplePass) {
+  std::mt19937 rng(7);
+  std::vector<std::string> folded;
+  const char* names[] = {"main", "a", "b", "c", "d"};
+  for (int i = 0; i < 60; ++i) {
+    std::string s = "main";
+    for (int d = int(rng() % 4); d >= 0; --d) s += std::string(";") + names[1 + rng() % 4];
+    folded.push_back(s + " " + std::to_string(1 + rng() % 5));
+  }
+  load(folded);
+  auto snapshot = [&] {
+    std::vector<std::pair<const ResolvedStack*, std::vector<int64_t>>> out;
+    for (const auto& a : profile_.aggregates()) out.emplace_back(a.stack, std::vector<int64_t>(a.values, a.values + kMetricCount));
+    return out;
+  };
+  auto fast = snapshot();
+  auto fast_fm = profile_.function_metrics();
+  ASSERT_GT(fast.size(), 10u);
+  profile_.set_event_filter([](const filter::EventView&) { return true; }, false);
+  EXPECT_EQ(snapshot(), fast);
+  EXPECT_EQ(profile_.function_metrics().excl, fast_fm.excl);
+  EXPECT_EQ(profile_.function_metrics().incl, fast_fm.incl);
+}
+
+}  // namespace
+}  // namespace erkit::model

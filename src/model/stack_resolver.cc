@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "format/experiment_format.h"
+#include "model/hwc_pseudo.h"
 
 namespace erkit::model {
 namespace {
@@ -237,7 +238,12 @@ const ResolvedStack& StackResolver::resolve(uint32_t exp, const reader::Experime
   if (it != stacks_.end()) return it->second;
   ResolvedStack rs;
   auto sit = e.stacks.find(stack_id);
-  if (sit == e.stacks.end() || sit->second.empty()) {
+  if (const char* pseudo = hwc_pseudo_function(stack_id)) {
+    FunctionEntry fe;  // collect -h counts without a stack (model/hwc_pseudo.h)
+    fe.name = fe.short_name = pseudo;
+    fe.pseudo = true;
+    rs.frames.push_back({funcs_.intern_named(std::move(fe)), 0, 0});
+  } else if (sit == e.stacks.end() || sit->second.empty()) {
     rs.frames.push_back({funcs_.unknown(), 0, 0});
   } else {
     const auto& pcs = sit->second;

@@ -50,6 +50,8 @@ class StackResolver {
   // (stacks already resolved are forgotten). Non-Java stacks are the same in every mode.
   void set_view_mode(ViewMode m);
   ViewMode view_mode() const { return mode_; }
+  // What the Java agent recorded for experiment `exp` (read once; present = false if nothing).
+  const JavaInfo& java_info(uint32_t exp, const reader::Experiment& e);
 
   const std::vector<PcEntry>& pcs() const { return pcs_; }
   const std::vector<LineEntry>& lines() const { return lines_; }
@@ -76,7 +78,6 @@ class StackResolver {
   enum class CodeKind { kJvm, kGenerated, kNative };
   CodeKind code_kind(const FrameRef& f) const;
   FuncId java_pseudo(const char* name);
-  const JavaInfo& java_info(uint32_t exp, const reader::Experiment& e);
   bool java_experiment(uint32_t exp, const reader::Experiment& e) { return java_info(exp, e).present; }
   FrameRef java_frame(const JavaInfo& info, uint64_t word, bool compiled);
   void java_stack(uint32_t exp, const reader::Experiment& e, std::vector<FrameRef> machine, const uint64_t* words,

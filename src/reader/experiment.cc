@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <unordered_map>
+#include <thread>
 
 #include "common/progress.h"
 #include "common/text_escape.h"
@@ -17,6 +19,8 @@
 #include "reader/lifecycle.h"
 #include "reader/record_bounds.h"
 #include "reader/text_file.h"
+#include "format/outside_sampler.h"
+#include "reader/time_order.h"
 
 namespace erkit::reader {
 namespace {
@@ -232,6 +236,27 @@ bool plausible(const format::IoEventRecord& r) {
   return r.duration_ns <= kMaxPlausible && r.bytes >= -1 && r.bytes <= int64_t(kMaxPlausible);
 }
 
+// How many records of v pred holds for, the records split over the machine's cores when
+// there are millions (pred must only read shared state).
+template <typename V, typename Pred>
+uint64_t count_parallel(const V& v, Pred pred) {
+  constexpr size_t kPerWorker = size_t(1) << 20;
+  size_t workers = std::clamp<size_t>(v.size() / kPerWorker, 1, std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+  std::vector<uint64_t> counts(workers);
+  auto part = [&](size_t w) {
+    uint64_t n = 0;
+    for (size_t i = v.size() * w / workers, end = v.size() * (w + 1) / workers; i < end; ++i) n += pred(v[i]);
+    counts[w] = n;
+  };
+  std::vector<std::thread> pool;
+  for (size_t w = 1; w < workers; ++w) pool.emplace_back(part, w);
+  part(0);
+  for (auto& t : pool) t.join();
+  uint64_t n = 0;
+  for (uint64_t c : counts) n += c;
+  return n;
+}
+
 // The data kind the log says was recorded, or "" (seed-spec: collect writes a setting line per
 // kind; the collector creates every data file when it starts).
 std::string recorded_kind(const RunLog& l, format::DataKind kind) {
@@ -273,13 +298,54 @@ void report_absent_data_file(Experiment& e, format::DataKind kind, int err) {
                                            : fmt::format("cannot be read: {} ({} was on: its data is not shown)", why, what)});
 }
 
+// Wait CPU written by collect's outside sampler without a stack goes to the stack of the same
+// thread's latest CPU sample before it, else its first one after (format/outside_sampler.h).
+// e.clock is sorted by time.
+void place_outside_waits(Experiment& e) {
+  std::unordered_map<uint32_t, uint64_t> last_cpu;
+  std::unordered_map<uint32_t, std::vector<size_t>> unplaced;
+  for (size_t i = 0; i < e.clock.size(); ++i) {
+    auto& c = e.clock[i];
+    bool outside = c.flags & format::kClockFlagOutside;
+    if (!outside && !(c.flags & format::kClockFlagBlockedSample) && c.stack_id != format::kNoStackId) {
+      last_cpu[c.tid] = c.stack_id;
+      auto it = unplaced.find(c.tid);
+      if (it != unplaced.end()) {
+        for (size_t j : it->second) e.clock[j].stack_id = c.stack_id;
+        unplaced.erase(it);
+      }
+    } else if (outside && c.stack_id == format::kNoStackId) {
+      auto it = last_cpu.find(c.tid);
+      if (it != last_cpu.end()) c.stack_id = it->second;
+      else unplaced[c.tid].push_back(i);
+    }
+  }
+}
+
 void read_data(Experiment& e) {
   common::Progress progress("reading", e.path);  // records, on a terminal after 1 s
-  for (uint32_t k = 0; k < uint32_t(format::DataKind::kCount); ++k) {
+  // Every kind's file, then the files of collect's outside sampler (format/outside_sampler.h).
+  const uint32_t kOutsideKinds[] = {uint32_t(format::DataKind::kStacks), uint32_t(format::DataKind::kProfile)};
+  const uint32_t nfiles = uint32_t(format::DataKind::kCount) + 2;
+  for (uint32_t i = 0; i < nfiles; ++i) {
+    const bool outside = i >= uint32_t(format::DataKind::kCount);
+    const uint32_t k = outside ? kOutsideKinds[i - uint32_t(format::DataKind::kCount)] : i;
     auto kind = format::DataKind(k);
-    std::string file = format::kDataFileNames[k];
+    std::string file = std::string(format::kDataFileNames[k]) + (outside ? format::kOutsideSuffix : "");
     std::vector<std::string> msgs;
     uint64_t bad = 0, implausible = 0;
+    // Room for every record the file can hold, reserved (not touched) up front: growing a
+    // vector of 10 M samples by doubling would copy it and hold both copies at once.
+    if (struct stat sb; stat((e.path + "/" + file).c_str(), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+      size_t bytes = size_t(sb.st_size);
+      try {  // an address-space limit may refuse the reservation: then the vectors grow as they fill
+        if (kind == format::DataKind::kProfile) e.clock.reserve(bytes / sizeof(format::ClockSampleRecord));
+        if (kind == format::DataKind::kHeap) e.heap.reserve(bytes / sizeof(format::HeapFreeRecord));  // the smallest
+        if (kind == format::DataKind::kSync) e.sync.reserve(bytes / sizeof(format::SyncEventRecord));
+        if (kind == format::DataKind::kIo) e.io.reserve(bytes / sizeof(format::IoEventRecord));
+      } catch (const std::exception&) {
+      }
+    }
     auto st = read_data_file(e.path + "/" + file, kind, [&](uint32_t rk, const uint8_t* p, uint32_t size) {
       progress.tick();
       switch (rk) {
@@ -299,7 +365,7 @@ void read_data(Experiment& e) {
           format::ClockSampleRecord r;
           if (!copy_record(p, size, &r)) { ++bad; return; }
           if (!plausible(r)) { ++implausible; return; }
-          ClockSample s{r.tstamp_ns, r.stack_id, r.tid, r.cpu, r.flags, {}};
+          ClockSample s{r.tstamp_ns, r.stack_id, r.tid, r.cpu, r.flags, 0, {}};
           std::memcpy(s.ns, r.ns, sizeof s.ns);
           e.clock.push_back(s);
           return;
@@ -310,7 +376,7 @@ void read_data(Experiment& e) {
           bool ok = r.omp_state < format::kOmpStateCount;
           for (uint64_t ns : r.ns) ok = ok && ns <= kMaxPlausible;
           if (!ok) { ++implausible; return; }
-          ClockSample s{r.tstamp_ns, r.stack_id, r.tid, r.cpu, r.flags, {}, r.omp_state, r.fork_stack_id};
+          ClockSample s{r.tstamp_ns, r.stack_id, r.tid, r.cpu, r.flags, r.omp_state, {}, r.fork_stack_id};
           std::memcpy(s.ns, r.ns, sizeof s.ns);
           e.clock.push_back(s);
           return;
@@ -320,6 +386,13 @@ void read_data(Experiment& e) {
           if (!copy_record(p, size, &r)) ++bad;
           else if (r.duration_ns > kMaxPlausible) ++implausible;
           else e.omp_regions.push_back(r);
+          return;
+        }
+        case format::kRecOmpTask: {
+          format::OmpTaskRecord r;
+          if (!copy_record(p, size, &r)) ++bad;
+          else if (r.duration_ns > kMaxPlausible) ++implausible;
+          else e.omp_tasks.push_back(r);
           return;
         }
         case format::kRecOverviewSample: {
@@ -333,6 +406,7 @@ void read_data(Experiment& e) {
         case format::kRecHeapRealloc:
         case format::kRecHeapMmap:
         case format::kRecHeapMunmap:
+        case format::kRecHeapJavaAlloc:
         case format::kRecLegacyHeapEvent: {
           format::HeapEvent r;
           if (!format::decode_heap_record(rk, p, size, &r)) ++bad;
@@ -371,7 +445,7 @@ void read_data(Experiment& e) {
       }
     }, &msgs);
     for (auto& m : msgs) e.problems.push_back({file, m});
-    if (st.open_error) report_absent_data_file(e, kind, st.open_error);
+    if (st.open_error && !(outside && st.open_error == ENOENT)) report_absent_data_file(e, kind, st.open_error);
     if (bad) e.problems.push_back({file, fmt::format("{} records of unknown kind or wrong size skipped", bad)});
     if (implausible)
       e.problems.push_back({file, fmt::format("{} records with impossible values (damaged) skipped", implausible)});
@@ -381,29 +455,32 @@ void read_data(Experiment& e) {
   // Events whose call stack is not in the stacks file (deleted, truncated, or never flushed)
   // are kept, shown under <Unknown>, and reported once.
   uint64_t events = 0, orphans = 0;
-  auto count = [&](uint64_t id) {
-    ++events;
-    if (id != format::kNoStackId && !e.stacks.count(id)) ++orphans;
+  auto count = [&](const auto& v) {
+    events += v.size();
+    orphans += count_parallel(v, [&](const auto& r) {
+      return r.stack_id != format::kNoStackId && !e.stacks.count(r.stack_id);
+    });
   };
-  for (const auto& c : e.clock) count(c.stack_id);
-  for (const auto& r : e.heap) count(r.stack_id);
-  for (const auto& r : e.sync) count(r.stack_id);
-  for (const auto& r : e.io) count(r.stack_id);
-  for (const auto& r : e.mpi) count(r.stack_id);
-  for (const auto& r : e.hwc) count(r.stack_id);
+  count(e.clock);
+  count(e.heap);
+  count(e.sync);
+  count(e.io);
+  count(e.mpi);
+  count(e.hwc);
   if (orphans)
     e.problems.push_back({format::kDataFileNames[uint32_t(format::DataKind::kStacks)],
                           fmt::format("{} of {} events refer to call stacks missing from the file; "
                                       "they are shown as <Unknown>",
                                       orphans, events)});
-  auto by_time = [](const auto& a, const auto& b) { return a.tstamp_ns < b.tstamp_ns; };
-  std::stable_sort(e.clock.begin(), e.clock.end(), by_time);
-  std::stable_sort(e.heap.begin(), e.heap.end(), by_time);
-  std::stable_sort(e.sync.begin(), e.sync.end(), by_time);
-  std::stable_sort(e.io.begin(), e.io.end(), by_time);
-  std::stable_sort(e.omp_regions.begin(), e.omp_regions.end(), by_time);
-  std::stable_sort(e.samples.begin(), e.samples.end(),
-                   [](const OverviewSample& a, const OverviewSample& b) { return a.rec.tstamp_ns < b.rec.tstamp_ns; });
+  auto time = [](const auto& r) { return r.tstamp_ns; };
+  sort_by_time(e.clock, time);
+  sort_by_time(e.heap, time);
+  sort_by_time(e.sync, time);
+  sort_by_time(e.io, time);
+  sort_by_time(e.omp_regions, time);
+  sort_by_time(e.samples, [](const OverviewSample& s) { return s.rec.tstamp_ns; });
+  sort_by_time(e.omp_tasks, time);
+  place_outside_waits(e);
 }
 
 }  // namespace
@@ -423,6 +500,18 @@ const LoadObject* Experiment::object_at(uint64_t pc, uint64_t t) const {
     if (!best) best = &o;
   }
   return best;
+}
+
+std::vector<std::string> descendant_dirs(const std::string& path) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& d : fs::directory_iterator(path, ec)) {
+    std::string n = d.path().filename().string();
+    if (d.is_directory() && n.size() > 4 && n[0] == '_' && n.substr(n.size() - 3) == ".er")
+      out.push_back(d.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 bool is_experiment_dir(const std::string& path) {
@@ -457,13 +546,7 @@ OpenResult open_experiment(const std::string& path_in) {
   read_dynamic_code(e);
   apply_archives(e);
   for_each_line(path + "/" + format::kNotesFile, [&](std::string_view l, size_t) { e.notes.emplace_back(l); });
-  std::error_code ec;
-  for (const auto& d : fs::directory_iterator(path, ec)) {
-    std::string n = d.path().filename().string();
-    if (d.is_directory() && n.size() > 4 && n[0] == '_' && n.substr(n.size() - 3) == ".er")
-      e.descendants.push_back(d.path().string());
-  }
-  std::sort(e.descendants.begin(), e.descendants.end());
+  e.descendants = descendant_dirs(path);
   return {std::move(e), {}};
 }
 

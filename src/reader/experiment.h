@@ -113,16 +113,18 @@ struct RunLog {
   std::vector<std::map<std::string, std::string>> hwc_counters;
 };
 
+// 96 bytes, no padding: 10 M samples are held in memory at once.
 struct ClockSample {
   uint64_t tstamp_ns;
   uint64_t stack_id;
   uint32_t tid;
   int32_t cpu;
   uint32_t flags;
-  uint64_t ns[format::kMsCount];
   uint32_t omp_state = 0;       // format::OmpState (kRecClockSampleOmp), 0 = none
+  uint64_t ns[format::kMsCount];
   uint64_t omp_fork_stack = 0;  // the fork point of the sample's parallel region
 };
+static_assert(sizeof(ClockSample) == 96);
 
 struct OverviewSample {
   format::OverviewSampleRecord rec;
@@ -147,6 +149,7 @@ struct Experiment {
   std::vector<format::MpiEventRecord> mpi;
   std::vector<format::HwcEventRecord> hwc;  // counter overflows and dataspace records
   std::vector<format::OmpRegionRecord> omp_regions;  // OpenMP parallel regions (docs/openmp.md)
+  std::vector<format::OmpTaskRecord> omp_tasks;      // OpenMP explicit tasks (docs/openmp.md)
   std::vector<std::string> notes;
   std::vector<std::string> descendants;  // paths of _*.er subdirectories
   std::vector<DynamicFunction> dynamic_functions;
@@ -168,6 +171,8 @@ struct OpenResult {
 };
 
 OpenResult open_experiment(const std::string& path);
+// The descendant experiments (`_*.er` subdirectories) of the experiment at path, sorted.
+std::vector<std::string> descendant_dirs(const std::string& path);
 // True if path looks like an experiment directory (has a log file).
 bool is_experiment_dir(const std::string& path);
 

@@ -363,6 +363,7 @@ TEST_F(RoundTripTest, EveryHeapOperationInItsCompactRecord) {
       {3000, 0, 200, 0x3000, 0x2000, 5, format::kHeapRealloc, 40},
       {4000, 0, 8192, 0x7f0000, 0, 5, format::kHeapMmap, 0},
       {5000, 0, 4096, 0x7f0000, 0, 6, format::kHeapMunmap, 0},
+      {6000, 0, 1016, 0, 0, 7, format::kHeapJavaAlloc, 0},
   };
   {
     format::HostExperimentWriter w(dir_);
@@ -372,7 +373,7 @@ TEST_F(RoundTripTest, EveryHeapOperationInItsCompactRecord) {
       w.heap_event(h);
     }
   }
-  // Record sizes: alloc 40, free 24, realloc 56, mmap 40, munmap 40.
+  // Record sizes: alloc 40, free 24, realloc 56, mmap 40, munmap 40, Java alloc 40.
   EXPECT_EQ(fs::file_size(file("heaptrace")), format::kHeaderSize + format::kBlockSize);
   Experiment e = open();
   EXPECT_EQ(problems_of(e), std::vector<std::string>{});

@@ -326,13 +326,7 @@ OpenResult open_gprofng_experiment(const std::string& path) {
   read_clock(e, cl);
   e.log.monotonic_start_ns = int64_t(cl.start_ns);
   if (!e.clock.empty()) e.log.last_event_ns = std::max(e.log.last_event_ns, e.clock.back().tstamp_ns);
-  std::error_code ec;
-  for (const auto& d : fs::directory_iterator(path, ec)) {
-    std::string n = d.path().filename().string();
-    if (d.is_directory() && n.size() > 4 && n[0] == '_' && n.substr(n.size() - 3) == ".er")
-      e.descendants.push_back(d.path().string());
-  }
-  std::sort(e.descendants.begin(), e.descendants.end());
+  e.descendants = descendant_dirs(path);
   return {std::move(e), {}};
 }
 

@@ -107,6 +107,11 @@ std::string render_header(const model::Profile& p, uint32_t x) {
                        loaded ? "; en_desc off excludes them" : "; en_desc on includes them");
   }
   out += stack_quality_line(stack_quality(e));
+  // Java threads by name (the agent's records; docs/java.md), with the numbers thread_select takes.
+  std::string java_threads;
+  for (const auto& th : p.threads(x))
+    if (!th.name.empty()) java_threads += fmt::format("{}{} (thread {})", java_threads.empty() ? "" : ", ", th.name, th.number);
+  if (!java_threads.empty()) out += fmt::format("Java threads: {}\n", java_threads);
   out += fmt::format("Target {}\n", end_description(l));
   out += fmt::format("Experiment Ended: {:.3f} s\n", double(e.duration_ns()) / 1e9);
   if (l.cost.known) out += fmt::format("Collector overhead: {}\n", cost_description(l.cost));
@@ -127,6 +132,10 @@ json::Value header_json(const model::Profile& p, uint32_t x) {
     settings.set(name, std::move(f));
   }
   for (const auto& d : e.descendants) desc.push(d);
+  json::Value java_threads = json::Value::array();
+  for (const auto& th : p.threads(x))
+    if (!th.name.empty())
+      java_threads.push(json::Value::object().set("thread", th.number).set("lwp", th.tid).set("name", th.name));
   json::Value end = json::Value::object().set("how", l.end_how).set("status", l.end_status);
   if (!l.end_signal_name.empty()) end.set("signal_name", l.end_signal_name);
   end.set("collector_saw", l.collector_exit).set("description", end_description(l));
@@ -161,6 +170,7 @@ json::Value header_json(const model::Profile& p, uint32_t x) {
       .set("settings", std::move(settings))
       .set("limit_reached", l.limit_reached)
       .set("descendants", std::move(desc))
+      .set("java_threads", std::move(java_threads))
       .set("end", std::move(end))
       .set("collector_cost", std::move(cost))
       .set("duration_ns", e.duration_ns());

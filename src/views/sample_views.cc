@@ -151,12 +151,20 @@ std::string render_selection_list(const model::Profile& p, const selection::Sele
   for (uint32_t x = 0; x < p.experiments().size(); ++x)
     out += fmt::format("{:>3} {:<{}} {:>5}\n", x + 1, sels[x], w, existing(p, x, t).size());
   if (t == Target::Threads || t == Target::Lwps) {
-    out += "\nExp Thread     LWP Sel   Events  First (s)   Last (s)\n=== ====== ======= === ======== ========== ==========\n";
+    // A Name column when threads have names (Java threads: the agent's records; docs/java.md).
+    bool named = false;
+    for (uint32_t x = 0; x < p.experiments().size(); ++x)
+      for (const auto& th : p.threads(x)) named |= !th.name.empty();
+    out += "\nExp Thread     LWP Sel   Events  First (s)   Last (s)";
+    out += named ? " Name\n" : "\n";
+    out += "=== ====== ======= === ======== ========== ==========";
+    out += named ? " ====\n" : "\n";
     for (uint32_t x = 0; x < p.experiments().size(); ++x)
       for (const auto& th : p.threads(x)) {
         bool on = sel.contains(Target::Threads, x + 1, th.number) && sel.contains(Target::Lwps, x + 1, th.tid);
-        out += fmt::format("{:>3} {:>6} {:>7} {:<3} {:>8} {:>10.3f} {:>10.3f}\n", x + 1, th.number, th.tid,
+        out += fmt::format("{:>3} {:>6} {:>7} {:<3} {:>8} {:>10.3f} {:>10.3f}", x + 1, th.number, th.tid,
                            on ? "yes" : "no", th.events, double(th.first_ns) / 1e9, double(th.last_ns) / 1e9);
+        out += named && !th.name.empty() ? " " + th.name + "\n" : "\n";
       }
   }
   return out;
@@ -181,7 +189,8 @@ json::Value selection_list_json(const model::Profile& p, const selection::Select
                      .set("lwp", th.tid)
                      .set("events", th.events)
                      .set("first_ns", th.first_ns)
-                     .set("last_ns", th.last_ns));
+                     .set("last_ns", th.last_ns)
+                     .set("name", th.name));
       item.set("threads", std::move(ths));
     }
     list.push(std::move(item));

@@ -280,6 +280,9 @@ test('security: token, Host, Origin, no files outside the page', async () => {
   expect((await get(`/?${t}`)).status).toBe(200);
   expect((await get('/')).status).toBe(403);
   expect((await get('/api/run?c=functions')).status).toBe(403);
+  for (const p of ['/api/events', '/api/collect/status', '/api/collect/initial', '/api/fnid?name=two'])
+    expect((await get(p)).status).toBe(403);
+  expect((await get(`/api/events?buckets=0&${'token=' + server.token}`)).status).toBe(400);
   expect((await get(`/api/run?c=functions&token=${'0'.repeat(32)}`)).status).toBe(403);
   expect((await get(`/?${t}`, {Host: `evil.example:${server.port}`})).status).toBe(403);
   expect((await get(`/?${t}`, {Host: 'localhost:1'})).status).toBe(403);

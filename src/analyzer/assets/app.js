@@ -6,8 +6,12 @@ import {renderListing} from './listing.js';
 import {FlameGraph, fromCalltree, invert} from './flame.js';
 import {Timeline, colorOfState} from './timeline.js';
 import {escapeHtml, formatValue, columnTitle} from './format.js';
+import {ThreadTimeline, threadTable, eventPanel, colorOfFunction} from './threads.js';
+import {renderCompare} from './compare.js';
+import {hasDataspace, renderDataObjects, renderDataLayout, renderMemObjects} from './dataspace.js';
+import {setupCollect, fill as fillCollect} from './collect.js';
 
-const state = {tab: 'functions', fn: null, filter: '', range: null, inverted: false};
+const state = {tab: 'functions', fn: null, filter: '', range: null, inverted: false, compare: 'off', memobj: ''};
 const $ = id => document.getElementById(id);
 const left = () => $('left');
 
@@ -20,6 +24,8 @@ function readHash() {
   const r = p.get('range');
   state.range = r ? r.split(',').map(Number) : null;
   state.inverted = p.get('inverted') === '1';
+  state.compare = p.get('compare') || 'off';
+  state.memobj = p.get('memobj') || '';
 }
 function writeHash() {
   const p = new URLSearchParams();
@@ -28,6 +34,8 @@ function writeHash() {
   if (state.filter) p.set('filter', state.filter);
   if (state.range) p.set('range', state.range.join(','));
   if (state.inverted) p.set('inverted', '1');
+  if (state.compare !== 'off') p.set('compare', state.compare);
+  if (state.memobj) p.set('memobj', state.memobj);
   history.replaceState(null, '', location.pathname + location.search.replace(/([?&])token=[^&]*&?/, '$1').replace(/[?&]$/, '') + '#' + p);
 }
 
@@ -150,6 +158,13 @@ function treeNote(el, tree) {
 const tabs = [
   {id: 'functions', label: 'Functions', async render(el) {
     const d = await api.report('functions');
+    if (d.sides) {  // compare on|delta|ratio: er_print's compare list; a row selects its function by name
+      renderCompare(el, d, {onSelect: async r => {
+        const j = await (await fetch(`/api/fnid?name=${encodeURIComponent(r.name)}`, {credentials: 'same-origin'})).json();
+        if (j.ids && j.ids.length) select(j.ids[0]);
+      }});
+      return;
+    }
     renderTable(el, d.columns, d.rows, rowOpts()).id = 'functions-table';
   }},
   {id: 'callers', label: 'Callers-Callees', async render(el) {
@@ -213,16 +228,42 @@ const tabs = [
     canvas.id = 'timeline-canvas';
     canvas.className = 'graph';
     el.appendChild(canvas);
-    const legend = document.createElement('div');
-    legend.id = 'legend';
-    el.appendChild(legend);
+    const legend = $('legend');  // the right pane's Legend
     const t = new Timeline(canvas, {
       onRange: async r => { state.range = r; writeHash(); await applyFilter(); status(`time range ${(r[0] / 1e9).toFixed(3)}s - ${(r[1] / 1e9).toFixed(3)}s: every tab shows it`); },
-      onLegend: states => { legend.innerHTML = '<h3>Legend</h3>' + states.map(s => `<span class="swatch" style="background:${colorOfState(s)}"></span>${escapeHtml(s)}`).join(' '); }});
+      onLegend: states => { legend.innerHTML = states.map(s => `<span class="swatch" style="background:${colorOfState(s)}"></span>${escapeHtml(s)}`).join(' '); }});
     t.set(d, state.range);
     window.__timeline = t;
     $('timeline-reset').onclick = () => t.resetZoom();
-    $('timeline-clear').onclick = async () => { state.range = null; t.range = null; t.draw(); writeHash(); await applyFilter(); };
+    $('timeline-clear').onclick = async () => { state.range = null; t.range = null; t.draw(); tt.range = null; tt.draw(); writeHash(); await applyFilter(); };
+    // Per thread: one bar per data kind, each event as its call stack (threads.js).
+    const ctl = document.createElement('div');
+    ctl.className = 'timeline-controls';
+    ctl.innerHTML = `<b>Threads</b> <label>Align: <select id="timeline-align"><option value="root">root</option><option value="leaf">leaf</option></select></label>
+      <label>Depth: <input id="timeline-depth" type="number" min="1" max="36" value="12" size="3"></label> <button id="threads-reset">Reset zoom</button>`;
+    el.appendChild(ctl);
+    const tcanvas = document.createElement('canvas');
+    tcanvas.id = 'threads-canvas';
+    tcanvas.className = 'graph';
+    el.appendChild(tcanvas);
+    const fetchEvents = async (t0, t1, buckets) => {
+      const r = await fetch(`/api/events?t0=${t0}&t1=${t1}&buckets=${buckets}`, {credentials: 'same-origin'});
+      const j = await r.json();
+      if (!r.ok) throw new Error(j.error || r.statusText);
+      return j;
+    };
+    const tt = new ThreadTimeline(tcanvas, {
+      fetchEvents,
+      onRange: async r => { state.range = r; t.range = r; t.draw(); writeHash(); await applyFilter(); status(`time range ${(r[0] / 1e9).toFixed(3)}s - ${(r[1] / 1e9).toFixed(3)}s: every tab shows it`); },
+      onEvent: e => showEvent(e), onData: d => legendFunctions(d)});
+    const width = Math.max(1, Math.round(tt.width()));
+    const data = await fetchEvents(0, 0, width);
+    tt.set(data, state.range);
+    el.insertAdjacentHTML('beforeend', threadTable(data));
+    window.__threads = tt;
+    $('timeline-align').onchange = e => { tt.align = e.target.value; tt.draw(); };
+    $('timeline-depth').onchange = e => { tt.depth = Math.max(1, +e.target.value || 12); tt.draw(); };
+    $('threads-reset').onclick = () => tt.resetZoom();
   }},
   {id: 'leaks', label: 'LeakList', applies: async () => { try { const d = await api.report('leaks'); return d.entries && d.entries.length > 0; } catch { return false; } },
    async render(el) {
@@ -232,7 +273,29 @@ const tabs = [
     for (const e of d.entries)
       h += `<tr><td>${e.rank}</td><td class="num">${e.bytes}</td><td><span class="bar" style="width:${100 * e.bytes / maxB}px"></span></td><td class="num">${e.count}</td><td><span class="bar count" style="width:${100 * e.count / maxC}px"></span></td><td class="stack">${e.stack.map(f => escapeHtml(f.text)).join('<br>')}</td></tr>`;
     el.innerHTML = h + '</tbody></table>';
+    const table = $('leaks-table');
+    let cur = -1;
+    const pick = i => {
+      const trs = table.tBodies[0].rows;
+      if (i < 0 || i >= trs.length) return;
+      if (cur >= 0) trs[cur].classList.remove('selected');
+      cur = i;
+      trs[i].classList.add('selected');
+      trs[i].scrollIntoView({block: 'nearest'});
+      showLeak(d.entries[i], d.summary);
+    };
+    table.addEventListener('click', ev => { const tr = ev.target.closest('tbody tr'); if (tr) pick(tr.sectionRowIndex); });
+    table.addEventListener('keydown', ev => {
+      const k = {ArrowDown: cur + 1, ArrowUp: cur - 1, Home: 0, End: d.entries.length - 1}[ev.key];
+      if (k === undefined) return;
+      pick(k);
+      ev.preventDefault();
+    });
   }},
+  {id: 'dataobjects', label: 'DataObjects', applies: hasDataspace, render: renderDataObjects},
+  {id: 'datalayout', label: 'DataLayout', applies: hasDataspace, render: renderDataLayout},
+  {id: 'memobj', label: 'MemoryObjects', applies: hasDataspace,
+   render: el => renderMemObjects(el, state.memobj, type => { state.memobj = type; writeHash(); show('memobj'); })},
   {id: 'statistics', label: 'Statistics', async render(el) {
     const d = await api.report('statistics');
     let h = '<table class="metrics" id="statistics-table" tabindex="0"><tbody>';
@@ -259,6 +322,36 @@ const tabs = [
     el.innerHTML = h + '</tbody></table>';
   }},
 ];
+
+// The Legend's function colours: the leaf functions of the events shown, most frequent first.
+function legendFunctions(d) {
+  const n = new Map();
+  for (const th of d.threads) for (const k of Object.values(th.kinds)) for (const [, s] of k.shown) {
+    const leaf = d.stacks[s][0];
+    n.set(leaf, (n.get(leaf) || 0) + 1);
+  }
+  const top = [...n].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  $('legend-functions').innerHTML = top.map(([id, c]) => `<li data-id="${id}"><span class="swatch" style="background:${colorOfFunction(id)}"></span>${escapeHtml(d.functions[id])} (${c})</li>`).join('');
+  $('legend-functions').querySelectorAll('li').forEach(li => li.addEventListener('click', () => select(+li.dataset.id)));
+}
+
+// ---- right pane: Event (a timeline event) and Leak (a LeakList entry) panels
+function showEvent(e) {
+  const el = $('event-panel');
+  el.innerHTML = eventPanel(e, t => `${(t / 1e9).toFixed(6)} s`);
+  el.hidden = false;
+  // Its leaf function becomes the selection of every tab.
+  el.querySelectorAll('#event-stack li').forEach(li => li.addEventListener('click', () => select(+li.dataset.id)));
+  if (e.frames.length) select(e.frames[0].id);
+}
+function showLeak(entry, summary) {
+  const el = $('leak-panel');
+  let h = `<h3>Leak</h3><dl id="leak-info"><dt>Rank</dt><dd>${entry.rank}</dd><dt>Bytes</dt><dd data-key="bytes">${entry.bytes}</dd>` +
+          `<dt>Count</dt><dd data-key="count">${entry.count}</dd><dt>% of leaked bytes</dt><dd>${(100 * entry.bytes / Math.max(1, summary.bytes)).toFixed(2)}</dd></dl>`;
+  h += '<h4>Allocation stack (leaf first)</h4><ol id="leak-stack" class="stack">' + entry.stack.map(f => `<li>${escapeHtml(f.text)}</li>`).join('') + '</ol>';
+  el.innerHTML = h;
+  el.hidden = false;
+}
 
 // Call tree: nested rows, expanded on demand (Right/Left/Enter on the keyboard).
 function renderTree(el, d) {
@@ -335,6 +428,7 @@ async function show(tab) {
   el.innerHTML = '';
   el.dataset.tab = tab;
   el.dataset.ready = '0';
+  $('legend-panel').hidden = tab !== 'timeline';
   const t0 = performance.now();
   try {
     await shown.find(t => t.id === tab).render(el);
@@ -438,6 +532,24 @@ async function start() {
   readHash();
   const inf = await api.info();
   $('experiments-label').textContent = inf.experiments ? inf.experiments.join(' ') : '';
+  setupCollect(async () => { location.hash = ''; location.reload(); });
+  const ci = await (await fetch('/api/collect/initial', {credentials: 'same-origin'})).json();
+  fillCollect(ci.request);
+  if (!ci.experiments) {
+    // `analyzer [collect options] target args`: nothing to show until the run ends.
+    $('left').innerHTML = '<p>No experiment loaded: record one with <b>Collect…</b>.</p>';
+    $('left').dataset.ready = '1';
+    document.body.dataset.ready = '1';
+    $('btn-collect').click();
+    return;
+  }
+  // Two or more experiments or groups: er_print's compare mode.
+  if ((await api.report('experiment_list')).experiments.length >= 2 || inf.experiments.length >= 2) {
+    $('compare-label').hidden = false;
+    $('compare-mode').value = state.compare;
+    if (state.compare !== 'off') await api.report(`compare ${state.compare}`);
+    $('compare-mode').onchange = async e => { state.compare = e.target.value; await api.report(`compare ${state.compare}`); writeHash(); show(state.tab); };
+  }
   shown = [];
   for (const t of tabs) if (!t.applies || await t.applies()) shown.push(t);
   $('tabs').innerHTML = shown.map(t => `<button role="tab" data-tab="${t.id}" id="tab-${t.id}">${t.label}</button>`).join('');

@@ -41,6 +41,8 @@ using ThreadFn = void (*)(int, void*);
 using DirFn = const char* (*)();
 using FuncLoadFn = void (*)(const char*, const char*, const char*, void*, int, int, const void*);
 using FuncUnloadFn = void (*)(void*);
+using HeapOnFn = int (*)();
+using AllocFn = void (*)(uint64_t, const uint64_t*, int);
 
 struct DynLine {
   unsigned offset;
@@ -51,6 +53,11 @@ AsgctFn g_asgct = nullptr;
 ThreadFn g_thread = nullptr;
 FuncLoadFn g_func_load = nullptr;
 FuncUnloadFn g_func_unload = nullptr;
+AllocFn g_alloc = nullptr;  // set when collect -H on: Java allocations are recorded
+using GuardFn = void (*)(int);
+GuardFn g_guard = nullptr;
+// The thread primes its heap sampler (on_vm_init): its sampled allocations are not the program's.
+__thread int t_priming = 0, t_primed = 0;
 jvmtiEnv* g_jvmti = nullptr;
 int g_fd = -1;
 pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -106,6 +113,14 @@ void record_class(jvmtiEnv* jvmti, jclass klass) {
         deallocate(lines);
       }
       o.str("\n");
+      // The method's bytecodes (the class file's Code attribute as the JVM holds it), for the
+      // bytecode disassembly of user mode: "code <id> <hex>".
+      jint ncode = 0;
+      unsigned char* code = nullptr;
+      if (!(mods & 0x0500) && jvmti->GetBytecodes(methods[i], &ncode, &code) == JVMTI_ERROR_NONE) {
+        if (ncode > 0) o.str("code\t").hex(reinterpret_cast<uint64_t>(methods[i])).str("\t").hexbytes(code, size_t(ncode)).str("\n");
+        deallocate(code);
+      }
       deallocate(name);
       deallocate(msig);
     }
@@ -133,6 +148,26 @@ void thread_begins(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   o.str("thread\t").dec(syscall(SYS_gettid)).str("\t").field(info.name ? info.name : "").str("\n").flush();
   pthread_mutex_unlock(&g_lock);
   deallocate(info.name);
+}
+
+// collect -H on: every Java object the JVM reports (heap sampling interval 0), with the
+// allocating thread's Java stack (JVMTI GetStackTrace: the thread is in the JVM, at a safe point
+// of its own stack).
+void JNICALL on_object_alloc(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jclass, jlong size) {
+  if (t_priming) {
+    t_primed = 1;
+    return;
+  }
+  jvmtiFrameInfo frames[erkit::format::kJavaMaxFrames];
+  jint count = 0;
+  if (g_guard) g_guard(1);  // the JVM's own mallocs in GetStackTrace are the profiler's
+  if (jvmti->GetStackTrace(nullptr, 0, jint(erkit::format::kJavaMaxFrames), frames, &count) != JVMTI_ERROR_NONE) count = 0;
+  if (g_guard) g_guard(0);
+  uint64_t words[erkit::format::kJavaMaxFrames];
+  for (jint i = 0; i < count; ++i)
+    words[i] = erkit::format::java_frame_word(reinterpret_cast<uint64_t>(frames[i].method),
+                                               frames[i].location < 0 ? -3 : int32_t(frames[i].location));
+  g_alloc(uint64_t(size), words, count);
 }
 
 void JNICALL on_thread_start(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) { thread_begins(jvmti, jni, thread); }
@@ -207,6 +242,19 @@ void JNICALL on_vm_init(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
     deallocate(classes);
   }
   thread_begins(jvmti, jni, thread);
+  // The main thread existed before the agent set the sampling interval to 0: HotSpot applies the
+  // new interval to a thread after its next sample only, which the old interval (512 KiB on
+  // average) puts far off. Allocate garbage until that sample comes (typically a few arrays).
+  if (g_alloc) {
+    t_priming = 1;
+    for (int i = 0; i < 1024 && !t_primed; ++i) {
+      jbyteArray a = jni->NewByteArray(64 * 1024);
+      if (!a) break;
+      jni->DeleteLocalRef(a);
+    }
+    if (jni->ExceptionCheck()) jni->ExceptionClear();
+    t_priming = 0;
+  }
   jvmti->GenerateEvents(JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
   jvmti->GenerateEvents(JVMTI_EVENT_COMPILED_METHOD_LOAD);
 }
@@ -221,7 +269,9 @@ extern "C" __attribute__((visibility("default"))) jint JNICALL Agent_OnLoad(Java
     say("erkit java agent: the collector is not in this process (run the JVM under collect): agent inactive\n");
     return 0;
   }
-  if (vm->GetEnv(reinterpret_cast<void**>(&g_jvmti), JVMTI_VERSION_1_2) != JNI_OK) {
+  // JVMTI 11 for sampled allocations (collect -H on); 1.2 is enough for the rest.
+  if (vm->GetEnv(reinterpret_cast<void**>(&g_jvmti), JVMTI_VERSION_11) != JNI_OK &&
+      vm->GetEnv(reinterpret_cast<void**>(&g_jvmti), JVMTI_VERSION_1_2) != JNI_OK) {
     say("erkit java agent: this JVM offers no JVMTI 1.2: no Java profiling\n");
     return 0;
   }
@@ -245,12 +295,27 @@ extern "C" __attribute__((visibility("default"))) jint JNICALL Agent_OnLoad(Java
       }
     }
   }
+  // Version 2: "code" records (the methods' bytecodes); docs/experiment-format.md.
+  if (g_fd >= 0) Out(g_fd).str("version\t").dec(erkit::format::kJavaFileVersion).str("\n").flush();
   jvmtiCapabilities caps;
   memset(&caps, 0, sizeof caps);
   caps.can_generate_compiled_method_load_events = 1;
   caps.can_get_line_numbers = 1;
   caps.can_get_source_file_name = 1;
+  caps.can_get_bytecodes = 1;
   if (g_jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE) say("erkit java agent: JVMTI capabilities refused\n");
+  auto heap_on = reinterpret_cast<HeapOnFn>(dlsym(RTLD_DEFAULT, "erkit_java_heap_trace"));
+  if (heap_on && heap_on()) {
+    jvmtiCapabilities alloc_caps;
+    memset(&alloc_caps, 0, sizeof alloc_caps);
+    alloc_caps.can_generate_sampled_object_alloc_events = 1;
+    if (g_jvmti->AddCapabilities(&alloc_caps) == JVMTI_ERROR_NONE && g_jvmti->SetHeapSamplingInterval(0) == JVMTI_ERROR_NONE)
+    {
+      g_alloc = reinterpret_cast<AllocFn>(dlsym(RTLD_DEFAULT, "erkit_java_alloc"));
+      g_guard = reinterpret_cast<GuardFn>(dlsym(RTLD_DEFAULT, "erkit_java_guard"));
+    } else
+      say("erkit java agent: this JVM offers no sampled allocation events (JVMTI 11): Java allocations not recorded\n");
+  }
   jvmtiEventCallbacks cb;
   memset(&cb, 0, sizeof cb);
   cb.VMInit = on_vm_init;
@@ -261,7 +326,9 @@ extern "C" __attribute__((visibility("default"))) jint JNICALL Agent_OnLoad(Java
   cb.CompiledMethodLoad = on_compiled_load;
   cb.CompiledMethodUnload = on_compiled_unload;
   cb.DynamicCodeGenerated = on_dynamic_code;
+  cb.SampledObjectAlloc = on_object_alloc;
   g_jvmti->SetEventCallbacks(&cb, sizeof cb);
+  if (g_alloc) g_jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
   static const jvmtiEvent kEvents[] = {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_CLASS_LOAD, JVMTI_EVENT_CLASS_PREPARE, JVMTI_EVENT_THREAD_START,
                                        JVMTI_EVENT_THREAD_END, JVMTI_EVENT_COMPILED_METHOD_LOAD,
                                        JVMTI_EVENT_COMPILED_METHOD_UNLOAD, JVMTI_EVENT_DYNAMIC_CODE_GENERATED};

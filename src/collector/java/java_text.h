@@ -124,6 +124,14 @@ class Out {
     r[2 + k] = 0;
     return str(r);
   }
+  Out& hexbytes(const unsigned char* p, size_t n) {  // two lower-case hex digits a byte
+    for (size_t i = 0; i < n; ++i) {
+      if (n_ + 2 > sizeof buf_) flush();
+      buf_[n_++] = "0123456789abcdef"[p[i] >> 4];
+      buf_[n_++] = "0123456789abcdef"[p[i] & 15];
+    }
+    return *this;
+  }
   Out& class_name(const char* csig) {
     char t[1024];
     javaagent::class_name(t, sizeof t, csig);

@@ -51,7 +51,9 @@ JavaInfo parse_java_info(const std::string& text) {
     if (f[0] == "thread" && f.size() == 3) {
       uint64_t tid;
       if (!to_u64(f[1], &tid, 10)) { ++info.bad_lines; continue; }
-      info.threads[uint32_t(tid)] = f[2];
+      // The first name wins: the launcher's main thread attaches again as "DestroyJavaVM" at
+      // the end, under the same tid.
+      info.threads.try_emplace(uint32_t(tid), f[2]);
     } else if (f[0] == "method" && f.size() == 7) {
       uint64_t id;
       if (!to_u64(f[1], &id, 16)) { ++info.bad_lines; continue; }
@@ -80,6 +82,25 @@ JavaInfo parse_java_info(const std::string& text) {
       if (!ok) { ++info.bad_lines; continue; }
       std::sort(m.lines.begin(), m.lines.end());
       info.methods[id & 0xffffffffffffull] = std::move(m);
+    } else if (f[0] == "code" && f.size() == 3) {
+      // The bytecodes of the method named just before (hex, two digits a byte).
+      uint64_t id;
+      const std::string& h = f[2];
+      auto it = to_u64(f[1], &id, 16) ? info.methods.find(id & 0xffffffffffffull) : info.methods.end();
+      if (it == info.methods.end() || h.size() % 2) { ++info.bad_lines; continue; }
+      std::vector<uint8_t> code(h.size() / 2);
+      bool ok = true;
+      for (size_t i = 0; i < code.size() && ok; ++i) {
+        uint64_t v;
+        ok = to_u64(h.substr(2 * i, 2), &v, 16);
+        code[i] = uint8_t(v);
+      }
+      if (!ok) { ++info.bad_lines; continue; }
+      it->second.code = std::move(code);
+    } else if (f[0] == "version" && f.size() == 2) {
+      uint64_t v;
+      if (!to_u64(f[1], &v, 10)) { ++info.bad_lines; continue; }
+      info.version = uint32_t(v);
     } else if (f[0] == "class" && f.size() == 3) {
       // Classes are known through their methods.
     } else {
@@ -87,6 +108,12 @@ JavaInfo parse_java_info(const std::string& text) {
     }
   }
   return info;
+}
+
+const JavaMethod* find_java_method_code(const JavaInfo& info, const std::string& name) {
+  for (const auto& [id, m] : info.methods)
+    if (m.name == name && !m.code.empty()) return &m;
+  return nullptr;
 }
 
 JavaInfo load_java_info(const std::string& experiment_path) {

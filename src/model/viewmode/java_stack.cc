@@ -51,6 +51,9 @@ const JavaInfo& StackResolver::java_info(uint32_t exp, const reader::Experiment&
   JavaInfo info = load_java_info(e.path);
   if (info.bad_lines)
     problems_.push_back(fmt::format("{}: {} unreadable lines in the Java method table", e.path, info.bad_lines));
+  if (info.present && info.version > format::kJavaFileVersion)
+    problems_.push_back(fmt::format("{}: Java method table of version {} (this erkit reads {}): records it does not "
+                                    "know are skipped", e.path, info.version, format::kJavaFileVersion));
   return java_.emplace(exp, std::move(info)).first->second;
 }
 

@@ -38,7 +38,7 @@ uint8_t OpenMpView::kind(FuncId f) const {
       k = 1;
   }
   const std::string& n = e.short_name.empty() ? e.name : e.short_name;
-  if (k == 3 && (n.find("._omp_fn.") != std::string::npos || starts_with(n, ".omp_outlined.") ||
+  if (k == 3 && (n.find("._omp_fn.") != std::string::npos || starts_with(n, ".omp_outlined.") || starts_with(n, ".omp_task_entry.") ||
                  starts_with(n, "__omp_outlined__")))
     k = 2;
   kind_.emplace(f, k);
@@ -136,6 +136,71 @@ void OpenMpView::append_user(const std::vector<FrameRef>& frames, size_t from, s
 }
 
 ResolvedStack OpenMpView::transform(const ResolvedStack& m, uint32_t state, const ResolvedStack* fork, ViewMode mode) {
+  std::vector<ForkLevel> chain;
+  if (fork) chain.push_back({fork, false});
+  return transform_at(m, state, chain, 0, mode);
+}
+
+ResolvedStack OpenMpView::transform(const ResolvedStack& m, uint32_t state, const std::vector<ForkLevel>& chain,
+                                    ViewMode mode) {
+  return transform_at(m, state, chain, 0, mode);
+}
+
+std::vector<FrameRef> OpenMpView::fork_context(const std::vector<ForkLevel>& chain, size_t level, size_t from,
+                                               ViewMode mode) {
+  std::vector<FrameRef> out;
+  const auto& ff = chain[level].stack->frames;
+  bool inside = false;  // taken inside an enclosing region: runtime or outlined frames further out
+  for (size_t i = from; i < ff.size() && !inside; ++i) inside = is_runtime(ff[i].func) || is_outlined(ff[i].func);
+  if (inside && level + 1 < chain.size()) {
+    ResolvedStack sub;
+    sub.frames.assign(ff.begin() + long(from), ff.end());
+    return transform_at(sub, format::kOmpWork, chain, level + 1, mode).frames;
+  }
+  append_user(ff, from, ff.size(), &out);
+  return out;
+}
+
+FuncId OpenMpView::task_frame(FuncId outlined, const FrameRef* site, const std::vector<FrameRef>& context,
+                              ViewMode mode) {
+  std::string creator;
+  if (!context.empty()) {
+    const FunctionEntry& c = funcs_.at(context.front().func);
+    creator = c.short_name.empty() ? c.name : c.short_name;
+    auto cut = creator.find(" -- OMP ");  // created in a region's own code: the region's function
+    if (cut != std::string::npos) creator.resize(cut);
+  } else if (site) {
+    const FunctionEntry& c = funcs_.at(site->func);
+    creator = c.short_name.empty() ? c.name : c.short_name;
+  } else {
+    creator = "<unknown>";
+  }
+  auto dot = creator.find("._omp_fn.");
+  if (dot != std::string::npos) creator.resize(dot);
+  uint32_t line = site && site->line < resolver_.lines().size() ? resolver_.lines()[site->line].line : 0;
+  std::string name = line ? fmt::format("{} -- OMP task from line {}", creator, line)
+                          : fmt::format("{} -- OMP task", creator);
+  ObjId obj = site ? funcs_.at(site->func).object : kNoObject;
+  if (mode == ViewMode::kExpert && outlined) {
+    const FunctionEntry& o = funcs_.at(outlined);
+    name += fmt::format(" [{}]", o.short_name.empty() ? o.name : o.short_name);
+    obj = o.object;
+  }
+  auto it = named_.find(name);
+  if (it != named_.end()) return it->second;
+  FunctionEntry e;
+  e.name = e.short_name = name;
+  e.object = obj;
+  if (site) e.source_file = funcs_.at(site->func).source_file;
+  FuncId f = funcs_.intern_named(e);
+  named_.emplace(name, f);
+  return f;
+}
+
+ResolvedStack OpenMpView::transform_at(const ResolvedStack& m, uint32_t state, const std::vector<ForkLevel>& chain,
+                                       size_t level, ViewMode mode) {
+  const ResolvedStack* fork = level < chain.size() ? chain[level].stack : nullptr;
+  const bool task = fork && chain[level].task;
   ResolvedStack r;
   std::vector<FrameRef> fr = m.frames;
   if (state != format::kOmpWork && !fr.empty() && !is_runtime(fr.front().func)) {
@@ -157,15 +222,32 @@ ResolvedStack OpenMpView::transform(const ResolvedStack& m, uint32_t state, cons
     if (fork) {
       const auto& ff = fork->frames;
       while (fork_from < ff.size() && is_runtime(ff[fork_from].func)) ++fork_from;
-      if (fork_from < ff.size() && is_outlined(ff[fork_from].func)) fork_outlined = ff[fork_from++].func;
+      // A task's creation stack starts with its function (GOMP); with libomp it starts in the
+      // runtime, and an outlined function after that is the creator (a region's own code).
+      bool leaf_fn = fork_from < ff.size() && is_outlined(ff[fork_from].func) && (!task || fork_from == 0);
+      const uint64_t entry = leaf_fn ? ff[fork_from].pc : 0;
+      if (leaf_fn) fork_outlined = ff[fork_from++].func;
+      // Its entry may resolve to inline frames first (Clang -g: .omp_outlined._debug__.N inlined
+      // into .omp_outlined..N+1, at the same pc): the outermost one names the region.
+      while (leaf_fn && fork_from < ff.size() && ff[fork_from].pc == entry && is_outlined(ff[fork_from].func))
+        fork_outlined = ff[fork_from++].func;
       while (fork_from < ff.size() && is_runtime(ff[fork_from].func)) ++fork_from;
       if (fork_from < ff.size()) site = &ff[fork_from];
     }
     if (o < fr.size()) {
       append_user(fr, 0, o, &r.frames);
-      r.frames.push_back({region(fr[o].func, site, mode), fr[o].pc, fr[o].line});
-      if (fork) append_user(fork->frames, fork_from, fork->frames.size(), &r.frames);
-      else append_user(fr, o + 1, fr.size(), &r.frames);
+      if (fork) {
+        std::vector<FrameRef> ctx = fork_context(chain, level, fork_from, mode);
+        // A task's own function is the creation stack's leaf where known (GOMP): a task whose
+        // function tail-called the program's code shows the creator's outlined function first.
+        FuncId rf = task ? task_frame(fork_outlined ? fork_outlined : fr[o].func, site, ctx, mode)
+                         : region(fr[o].func, site, mode);
+        r.frames.push_back({rf, fr[o].pc, fr[o].line});
+        r.frames.insert(r.frames.end(), ctx.begin(), ctx.end());
+      } else {
+        r.frames.push_back({region(fr[o].func, site, mode), fr[o].pc, fr[o].line});
+        append_user(fr, o + 1, fr.size(), &r.frames);
+      }
     } else if (fork && site) {
       // In the region but without its outlined function on the stack: a worker at the region's
       // barrier or starting, or an outlined function that tail-called the program's code. The
@@ -173,9 +255,11 @@ ResolvedStack OpenMpView::transform(const ResolvedStack& m, uint32_t state, cons
       size_t first_runtime = 0;
       while (first_runtime < fr.size() && !is_runtime(fr[first_runtime].func)) ++first_runtime;
       if (first_runtime < fr.size()) append_user(fr, 0, first_runtime, &r.frames);
-      FuncId rf = fork_outlined ? region(fork_outlined, site, mode) : region_at(*site, mode);
+      std::vector<FrameRef> ctx = fork_context(chain, level, fork_from, mode);
+      FuncId rf = task ? task_frame(fork_outlined, site, ctx, mode)
+                       : fork_outlined ? region(fork_outlined, site, mode) : region_at(*site, mode);
       r.frames.push_back({rf, site->pc, site->line});
-      append_user(fork->frames, fork_from, fork->frames.size(), &r.frames);
+      r.frames.insert(r.frames.end(), ctx.begin(), ctx.end());
     } else {
       if (leaf_runtime && r.frames.empty()) r.frames.push_back({pseudo(format::kOmpOverhead), 0, 0});
       append_user(fr, 0, fr.size(), &r.frames);

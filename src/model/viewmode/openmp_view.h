@@ -42,6 +42,20 @@ class OpenMpView {
   // outlined frame are left out.
   ResolvedStack transform(const ResolvedStack& machine, uint32_t state, const ResolvedStack* fork, ViewMode mode);
 
+  // One level of the context a sample runs in: the fork stack of its parallel region, or the
+  // creation stack of its explicit task (`task`). A fork stack taken inside an enclosing region
+  // (a nested region, or a task created in a region) is itself shown under the next level, so a
+  // chain goes from the sample's own level to the outermost region.
+  struct ForkLevel {
+    const ResolvedStack* stack;
+    bool task;
+  };
+  // The same with the whole chain: nested regions and tasks shown through all their levels
+  // ("bar -- OMP parallel region" -> bar -> "foo -- OMP parallel region" -> foo -> main;
+  // "foo -- OMP task from line N" -> "foo -- OMP parallel region" -> foo -> main).
+  ResolvedStack transform(const ResolvedStack& machine, uint32_t state, const std::vector<ForkLevel>& chain,
+                          ViewMode mode);
+
   bool is_runtime(FuncId f) const;
   bool is_outlined(FuncId f) const;
 
@@ -49,6 +63,12 @@ class OpenMpView {
   FuncId pseudo(uint32_t state);
   FuncId region(FuncId outlined, const FrameRef* site, ViewMode mode);
   FuncId region_at(const FrameRef& site, ViewMode mode);
+  // A task's frame: "<creator> -- OMP task from line N" (expert: "[outlined]" appended when known).
+  FuncId task_frame(FuncId outlined, const FrameRef* site, const std::vector<FrameRef>& context, ViewMode mode);
+  ResolvedStack transform_at(const ResolvedStack& machine, uint32_t state, const std::vector<ForkLevel>& chain,
+                             size_t level, ViewMode mode);
+  // The user frames of chain[level]'s stack from `from` on, through the enclosing levels.
+  std::vector<FrameRef> fork_context(const std::vector<ForkLevel>& chain, size_t level, size_t from, ViewMode mode);
   // frames without the runtime's, appended to out
   void append_user(const std::vector<FrameRef>& frames, size_t from, size_t to, std::vector<FrameRef>* out) const;
 

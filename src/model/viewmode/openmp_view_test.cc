@@ -26,7 +26,7 @@ class OpenMpViewTest : public ::testing::Test {
   }
   ResolvedStack stack(std::initializer_list<FuncId> fs) {
     ResolvedStack r;
-    for (FuncId f : fs) r.frames.push_back({f, 0, 0}), r.funcs.push_back(f);
+    for (FuncId f : fs) r.frames.push_back({f, uint32_t(f), 0}), r.funcs.push_back(f);  // pc: distinct per function
     return r;
   }
   std::vector<std::string> names(const ResolvedStack& r) {
@@ -80,6 +80,43 @@ TEST_F(OpenMpViewTest, WorkerReRootedUnderForkPoint) {
   ResolvedStack serial = stack({work, main, start});
   EXPECT_EQ(names(view_.transform(serial, format::kOmpWork, nullptr, ViewMode::kUser)),
             (std::vector<std::string>{"work", "main", "_start"}));
+}
+
+// A nested region forked by a worker of the outer one (14.12 #11), and a task created in a
+// region: shown through every level of the chain down to main.
+TEST_F(OpenMpViewTest, NestedRegionAndTaskThroughTheirLevels) {
+  FuncId work = fn("work", exe_), foo_fn = fn("foo._omp_fn.0", exe_), foo = fn("foo", exe_), main = fn("main", exe_),
+         start = fn("_start", exe_), bar_fn = fn("bar._omp_fn.0", exe_), bar = fn("bar", exe_),
+         task_fn = fn("foo._omp_fn.1", exe_), gstart = fn("<static>@0x1cbbc", gomp_),
+         parallel = fn("GOMP_parallel", gomp_), thread = fn("start_thread", libc_), clone = fn("clone3", libc_);
+  ResolvedStack outer_fork = stack({foo_fn, foo, main, start});
+  // bar's region forked on a worker of foo's: its fork stack is that worker's machine stack.
+  ResolvedStack inner_fork = stack({bar_fn, bar, foo_fn, gstart, thread, clone});
+  ResolvedStack inner_worker = stack({work, bar_fn, gstart, thread, clone});
+  std::vector<OpenMpView::ForkLevel> chain{{&inner_fork, false}, {&outer_fork, false}};
+  EXPECT_EQ(names(view_.transform(inner_worker, format::kOmpWork, chain, ViewMode::kUser)),
+            (std::vector<std::string>{"work", "bar -- OMP parallel region", "bar", "foo -- OMP parallel region", "foo",
+                                      "main", "_start"}));
+  // The same forked by foo's master: the runtime frames are those of the outer fork.
+  ResolvedStack inner_fork_master = stack({bar_fn, bar, foo_fn, parallel, foo, main, start});
+  chain[0].stack = &inner_fork_master;
+  EXPECT_EQ(names(view_.transform(inner_worker, format::kOmpWork, chain, ViewMode::kUser)),
+            (std::vector<std::string>{"work", "bar -- OMP parallel region", "bar", "foo -- OMP parallel region", "foo",
+                                      "main", "_start"}));
+  // Without the outer level (no region records) the inner fork stack is shown as it is.
+  chain.pop_back();
+  chain[0].stack = &inner_fork;
+  EXPECT_EQ(names(view_.transform(inner_worker, format::kOmpWork, chain, ViewMode::kUser)),
+            (std::vector<std::string>{"work", "bar -- OMP parallel region", "bar", "start_thread", "clone3"}));
+  // A task created in foo's region, run by another worker: under the task, the region, foo.
+  ResolvedStack task_create = stack({task_fn, foo_fn, parallel, foo, main, start});
+  ResolvedStack task_run = stack({work, task_fn, gstart, thread, clone});
+  std::vector<OpenMpView::ForkLevel> tchain{{&task_create, true}, {&outer_fork, false}};
+  EXPECT_EQ(names(view_.transform(task_run, format::kOmpWork, tchain, ViewMode::kUser)),
+            (std::vector<std::string>{"work", "foo -- OMP task", "foo -- OMP parallel region", "foo", "main", "_start"}));
+  EXPECT_EQ(names(view_.transform(task_run, format::kOmpWork, tchain, ViewMode::kExpert)),
+            (std::vector<std::string>{"work", "foo -- OMP task [foo._omp_fn.1]", "foo -- OMP parallel region [foo._omp_fn.0]",
+                                      "foo", "main", "_start"}));
 }
 
 }  // namespace

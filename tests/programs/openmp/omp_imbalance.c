@@ -1,5 +1,5 @@
 /* OpenMP scenarios with a known imbalance (docs/openmp.md), built with GCC (libgomp) and Clang
-   (libomp). Usage: omp_imbalance MODE UNIT COUNT
+   (libomp). Usage: omp_imbalance MODE UNIT COUNT (tasks, nested: below)
      imbalance  COUNT parallel regions; thread 0 runs work(3*UNIT), every other thread work(UNIT)
      critical   each thread enters a critical section COUNT times and runs work(UNIT) inside it
      lock       the same with an omp_lock_t
@@ -64,9 +64,46 @@ __attribute__((noinline)) void fine(long n, int regions) {
   }
 }
 
+/* tasks: COUNT regions in which one thread creates two tasks of work(3*UNIT) each, runs
+   work(UNIT) itself, then waits for them in a taskwait (about 2*UNIT). */
+__attribute__((noinline)) void spawn(long unit, int regions) {
+  for (int r = 0; r < regions; ++r) {
+#pragma omp parallel
+    {
+#pragma omp single
+      {
+        for (int t = 0; t < 2; ++t) {
+#pragma omp task
+          work(3 * unit);
+        }
+        work(unit);
+#pragma omp taskwait
+      }
+    }
+  }
+}
+
+/* nested (with OMP_MAX_ACTIVE_LEVELS=2): COUNT regions of 2 threads, each calling inner(), a
+   region of 2 threads in which outer thread 0's thread 0 runs work(3*UNIT), the others work(UNIT). */
+__attribute__((noinline)) void inner(long unit, int outer) {
+#pragma omp parallel num_threads(2)
+  {
+    work(outer == 0 && omp_get_thread_num() == 0 ? 3 * unit : unit);
+  }
+}
+
+__attribute__((noinline)) void nested(long unit, int regions) {
+  for (int r = 0; r < regions; ++r) {
+#pragma omp parallel num_threads(2)
+    {
+      inner(unit, omp_get_thread_num());
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   if (argc != 4) {
-    fprintf(stderr, "usage: %s imbalance|critical|lock|fine UNIT COUNT\n", argv[0]);
+    fprintf(stderr, "usage: %s imbalance|critical|lock|fine|tasks|nested UNIT COUNT\n", argv[0]);
     return 2;
   }
   long unit = atol(argv[2]);
@@ -75,6 +112,8 @@ int main(int argc, char** argv) {
   else if (!strcmp(argv[1], "critical")) critical_work(unit, count);
   else if (!strcmp(argv[1], "lock")) lock_work(unit, count);
   else if (!strcmp(argv[1], "fine")) fine(unit, count);
+  else if (!strcmp(argv[1], "tasks")) spawn(unit, count);
+  else if (!strcmp(argv[1], "nested")) nested(unit, count);
   else return 2;
   printf("threads=%d sink=%g\n", omp_get_max_threads(), sink > 0 ? 1.0 : 0.0);
   return 0;

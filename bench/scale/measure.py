@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Analysis at scale (issue 24): time, CPU and peak memory of er_print's reports on erkit-synth
+experiments of 1 M and 10 M clock samples (100,000 stacks x 30 frames, 1000 functions, 4
+threads: section 7's experiments), printed as a markdown table for docs/performance.md.
+
+    bench/scale/measure.py BUILD_DIR [--events 1000000,10000000] [--work DIR] [--reps N]
+
+Wall time and the CPU time (user + system) of er_print come from wait4(), as /usr/bin/time -v
+reports them, with the peak resident set (ru_maxrss). Each report is run --reps times (default
+1) and the median wall time is shown; on a shared machine the CPU time moves less than the wall.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+VIEWS = ["functions", "calltree", "callers-callees", "lines"]
+
+
+def measure(cmd):
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"failed: {' '.join(cmd)}: {err.strip()[-400:]}")
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss // 1024
+
+
+def tree_bytes(path):
+    total = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            total += os.path.getsize(os.path.join(root, f))
+    return total
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("--events", default="1000000,10000000")
+    ap.add_argument("--work", default="/tmp/erkit-scale")
+    ap.add_argument("--reps", type=int, default=1)
+    ap.add_argument("--views", default=",".join(VIEWS))
+    a = ap.parse_args()
+    synth = os.path.join(a.build, "bin", "erkit-synth")
+    er_print = os.path.join(a.build, "bin", "er_print")
+    os.makedirs(a.work, exist_ok=True)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", file=sys.stderr)
+    print("| events | experiment MB | report | wall s | CPU s (user+sys) | peak RSS MB |")
+    print("|---|---|---|---|---|---|")
+    for n in [int(x) for x in a.events.split(",")]:
+        exp = os.path.join(a.work, f"synth-{n}.er")
+        if not os.path.isdir(exp):
+            subprocess.run([synth, "--out", exp, "--events", str(n), "--stacks", str(min(n, 100000)),
+                            "--depth", "30"], check=True, stdout=subprocess.DEVNULL)
+        mb = tree_bytes(exp) / 1e6
+        for v in a.views.split(","):
+            runs = sorted(measure([er_print, f"-{v}", exp]) for _ in range(a.reps))
+            wall, cpu, rss = runs[len(runs) // 2]
+            print(f"| {n:,} | {mb:.0f} | -{v} | {wall:.2f} | {cpu:.2f} | {rss} |", flush=True)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

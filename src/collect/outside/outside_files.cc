@@ -1,0 +1,95 @@
+#include "collect/outside/outside_files.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "format/outside_sampler.h"
+#include "format/record_descriptors.h"
+#include "format/stack_id.h"
+
+namespace erkit::collect::outside {
+namespace {
+int create(const std::string& path, format::DataKind kind) {
+  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return -1;
+  format::FileHeader h;
+  std::memset(&h, 0, sizeof h);
+  std::memcpy(h.magic, format::kFileMagic, sizeof h.magic);
+  h.format_version = format::kFormatVersion;
+  h.header_size = format::kHeaderSize;
+  h.block_size = format::kBlockSize;
+  h.data_kind = uint32_t(kind);
+  h.endian_check = format::kEndianCheck;
+  std::strncpy(h.descriptor, format::record_descriptor_text(kind), sizeof h.descriptor - 1);
+  if (pwrite(fd, &h, sizeof h, 0) != ssize_t(sizeof h)) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+}  // namespace
+
+OutsideFiles::OutsideFiles(const std::string& experiment) {
+  std::string base = experiment + "/";
+  stacks_.fd = create(base + format::kDataFileNames[uint32_t(format::DataKind::kStacks)] + format::kOutsideSuffix,
+                      format::DataKind::kStacks);
+  profile_.fd = create(base + format::kDataFileNames[uint32_t(format::DataKind::kProfile)] + format::kOutsideSuffix,
+                       format::DataKind::kProfile);
+  ok_ = stacks_.fd >= 0 && profile_.fd >= 0;
+  stacks_.block.assign(format::kBlockSize, 0);
+  profile_.block.assign(format::kBlockSize, 0);
+}
+
+OutsideFiles::~OutsideFiles() {
+  flush();
+  for (File* f : {&stacks_, &profile_})
+    if (f->fd >= 0) close(f->fd);
+}
+
+void OutsideFiles::write_block(File& f) {
+  if (f.fd < 0) return;
+  off_t off = off_t(format::kHeaderSize + f.index * format::kBlockSize);
+  if (pwrite(f.fd, f.block.data(), f.block.size(), off) != ssize_t(f.block.size())) ok_ = false;
+}
+
+void OutsideFiles::append(File& f, uint32_t rec_kind, const void* rec, uint32_t size) {
+  if (f.fd < 0 || size > format::kBlockSize) return;
+  if (f.used + size > format::kBlockSize) {
+    write_block(f);
+    std::fill(f.block.begin(), f.block.end(), 0);
+    f.used = 0;
+    ++f.index;
+  }
+  char* dst = f.block.data() + f.used;
+  std::memcpy(dst, rec, size);
+  uint32_t word = format::make_record_word(rec_kind, size);
+  std::memcpy(dst, &word, 4);
+  f.used += size;
+}
+
+uint64_t OutsideFiles::stack(const std::vector<uint64_t>& pcs, bool truncated) {
+  uint64_t id = format::stack_id(pcs.data(), pcs.size(), truncated);
+  if (!written_.insert(id).second) return id;
+  std::vector<char> buf(sizeof(format::StackRecord) + pcs.size() * 8, 0);
+  format::StackRecord h{};
+  h.nframes = uint32_t(pcs.size());
+  h.id = id;
+  std::memcpy(buf.data(), &h, sizeof h);
+  std::memcpy(buf.data() + sizeof h, pcs.data(), pcs.size() * 8);
+  append(stacks_, format::kRecStack, buf.data(), uint32_t(buf.size()));
+  return id;
+}
+
+void OutsideFiles::clock_sample(const format::ClockSampleRecord& r) {
+  append(profile_, format::kRecClockSample, &r, sizeof r);
+}
+
+void OutsideFiles::flush() {
+  // Stacks first: a sample never refers to a stack not yet on disk.
+  if (stacks_.used) write_block(stacks_);
+  if (profile_.used) write_block(profile_);
+}
+
+}  // namespace erkit::collect::outside

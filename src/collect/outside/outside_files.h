@@ -1,0 +1,38 @@
+// Issue 16: collect's own data files in an experiment written by the collector:
+// "stacks.outside" and "profile.outside" (format/outside_sampler.h), in the common data-file
+// layout. The current block is rewritten in place after every pass (flush()), so the files are
+// readable at any moment, even if collect itself is killed.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "format/experiment_format.h"
+
+namespace erkit::collect::outside {
+
+class OutsideFiles {
+ public:
+  explicit OutsideFiles(const std::string& experiment);
+  ~OutsideFiles();
+  bool ok() const { return ok_; }
+  uint64_t stack(const std::vector<uint64_t>& pcs_leaf_first, bool truncated);
+  void clock_sample(const format::ClockSampleRecord& r);
+  void flush();
+
+ private:
+  struct File {
+    int fd = -1;
+    std::vector<char> block;
+    uint32_t used = 0;
+    uint64_t index = 0;  // of the current block
+  };
+  void append(File& f, uint32_t rec_kind, const void* rec, uint32_t size);
+  void write_block(File& f);
+  bool ok_ = true;
+  File stacks_, profile_;
+  std::unordered_set<uint64_t> written_;
+};
+
+}  // namespace erkit::collect::outside

@@ -1,0 +1,81 @@
+#include "collect/outside/proc_task.h"
+
+#include <gtest/gtest.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <ctime>
+#include <thread>
+
+namespace erkit::collect::outside {
+namespace {
+
+TEST(ProcTask, ParsesTheKernelsFiles) {
+  auto st = parse_schedstat("12345 678 9\n");
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->exec_ns, 12345u);
+  EXPECT_EQ(st->delay_ns, 678u);
+  EXPECT_EQ(st->pcount, 9u);
+  EXPECT_FALSE(parse_schedstat("x\n"));
+
+  auto sc = parse_syscall("202 0x7f00 0x80 0x0 0x0 0x0 0x0 0x7ffd1000 0x7f1234\n");
+  ASSERT_TRUE(sc);
+  EXPECT_FALSE(sc->running);
+  EXPECT_EQ(sc->nr, 202);
+  EXPECT_EQ(sc->sp, 0x7ffd1000u);
+  EXPECT_EQ(sc->pc, 0x7f1234u);
+  auto fault = parse_syscall("-1 0x7ffd2000 0x401000\n");
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(fault->nr, -1);
+  EXPECT_EQ(fault->pc, 0x401000u);
+  EXPECT_TRUE(parse_syscall("running\n")->running);
+
+  // comm with spaces and parentheses; fields 12 (majflt), 14, 15, 22 (proc(5)).
+  auto s = parse_stat("77 (a (b) c) S 1 77 77 0 -1 4194560 10 0 3 0 25 7 0 0 20 0 1 0 4242 0 0\n");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->state, 'S');
+  EXPECT_EQ(s->majflt, 3u);
+  EXPECT_EQ(s->utime, 25u);
+  EXPECT_EQ(s->stime, 7u);
+  EXPECT_EQ(s->start_ticks, 4242u);
+}
+
+TEST(ProcTask, ReadsAnotherThreadOfALiveProcess) {
+  ProcTask p(getpid());
+  uint32_t self = uint32_t(syscall(SYS_gettid));
+  auto before = p.tids();
+  EXPECT_NE(std::find(before.begin(), before.end(), self), before.end());
+  auto st = p.schedstat(self);
+  ASSERT_TRUE(st);
+  EXPECT_GT(st->exec_ns, 0u);
+  EXPECT_EQ(p.syscall(self)->nr, SYS_read);  // reading its own file: inside that read
+  ASSERT_TRUE(p.stat(self));
+  EXPECT_EQ(p.stat(self)->state, 'R');
+  // Another thread asleep in a system call: its number, its user sp and pc.
+  std::atomic<uint32_t> sleeper{0};
+  std::thread t([&] {
+    sleeper = uint32_t(syscall(SYS_gettid));
+    timespec ts{0, 300000000};
+    nanosleep(&ts, nullptr);
+  });
+  while (!sleeper) std::this_thread::yield();
+  std::optional<SyscallState> sc;
+  for (int i = 0; i < 100; ++i) {  // until it is inside nanosleep
+    sc = p.syscall(sleeper);
+    if (sc && !sc->running) break;
+    usleep(2000);
+  }
+  t.join();
+  ASSERT_TRUE(sc && !sc->running);
+  EXPECT_TRUE(sc->nr == SYS_nanosleep || sc->nr == SYS_clock_nanosleep) << sc->nr;
+  EXPECT_NE(sc->sp, 0u);
+  EXPECT_NE(sc->pc, 0u);
+  int on_stack = 0;
+  EXPECT_EQ(p.page_present(uint64_t(reinterpret_cast<uintptr_t>(&on_stack))).value_or(true), true);
+  EXPECT_FALSE(ProcTask(0x7ffffff).schedstat(1));
+}
+
+}  // namespace
+}  // namespace erkit::collect::outside

@@ -1,0 +1,306 @@
+#include "collect/outside/sampler.h"
+
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <vector>
+
+#include "collect/outside/outside_files.h"
+#include "collect/outside/proc_task.h"
+#include "collect/outside/remote_unwind.h"
+#include "format/experiment_format.h"
+#include "format/outside_sampler.h"
+
+namespace erkit::collect::outside {
+
+enum class Sleep { kNone, kLock, kText, kData, kOther };
+
+struct OutsideSampler::Track {
+  uint64_t base_wall = 0, base_exec = 0, base_delay = 0;
+  uint64_t last_exec = 0, last_delay = 0, accounted = 0;
+  // The latest sleep seen: its system call, where, its stack and class.
+  int64_t ep_nr = -2;
+  uint64_t ep_sp = 0, ep_pc = 0, ep_stack = 0;
+  Sleep ep_class = Sleep::kNone;
+  uint64_t fault_majflt = 0;
+  uint64_t carried = 0;  // residual of the latest look that found the thread runnable
+  // Samples with the same stack are merged until this much time accumulates.
+  uint64_t pend_stack = 0;
+  uint64_t pend[format::kMsCount] = {};
+  uint64_t seen_look = 0;
+};
+
+namespace {
+
+uint64_t clock_now(clockid_t c) {
+  timespec t;
+  clock_gettime(c, &t);
+  return uint64_t(t.tv_sec) * 1000000000ull + uint64_t(t.tv_nsec);
+}
+
+uint32_t microstate_of(Sleep c) {
+  switch (c) {
+    case Sleep::kLock: return format::kMsUserLock;
+    case Sleep::kText: return format::kMsTextFault;
+    case Sleep::kData: return format::kMsDataFault;
+    default: return format::kMsOtherWait;
+  }
+}
+
+bool is_fault(Sleep c) { return c == Sleep::kText || c == Sleep::kData; }
+
+uint64_t field(const std::string& line, const char* key) {
+  auto at = line.find(key);
+  return at == std::string::npos ? 0 : std::strtoull(line.c_str() + at + std::strlen(key), nullptr, 10);
+}
+
+}  // namespace
+
+OutsideSampler::OutsideSampler(std::string experiment, pid_t pid, uint64_t interval_ns)
+    : experiment_(std::move(experiment)), pid_(pid), interval_ns_(interval_ns) {
+  period_ns_ = interval_ns < 10000000 ? 10000000 : interval_ns > 100000000 ? 100000000 : interval_ns;
+  proc_ = std::make_unique<ProcTask>(pid);
+  unwinder_ = std::make_unique<RemoteUnwinder>(pid);
+}
+
+OutsideSampler::~OutsideSampler() { finish(); }
+
+void OutsideSampler::read_log() {
+  int fd = open((experiment_ + "/" + format::kLogFile).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  char buf[65536];
+  ssize_t n;
+  while ((n = pread(fd, buf, sizeof buf, off_t(log_offset_))) > 0) {
+    log_offset_ += uint64_t(n);
+    log_partial_.append(buf, size_t(n));
+    size_t begin = 0, nl;
+    while ((nl = log_partial_.find('\n', begin)) != std::string::npos) {
+      std::string line = log_partial_.substr(begin, nl - begin);
+      begin = nl + 1;
+      if (line.find(" exit how=") != std::string::npos) {
+        collector_ended_ = true;  // exit, or exec: a new image records into its own experiment
+      } else if (line.find(" thread_start ") != std::string::npos) {
+        if (uint64_t tid = field(line, " tid=")) known_.insert(uint32_t(tid));
+      } else if (line.find(" setting name=sampler where=collect ") != std::string::npos) {
+        initial_.tid = uint32_t(field(line, " tid="));
+        initial_.at_ns = field(line, " at_ns=");
+        initial_.exec_ns = field(line, " exec_ns=");
+        initial_.delay_ns = field(line, " delay_ns=");
+      } else if (!start_mono_ns_ && line.find(" start ") != std::string::npos) {
+        start_mono_ns_ = field(line, " monotonic_ns=");
+      }
+    }
+    log_partial_.erase(0, begin);
+  }
+  close(fd);
+}
+
+bool OutsideSampler::started() {
+  read_log();
+  if (!start_mono_ns_) return false;
+  if (!files_) {
+    files_ = std::make_unique<OutsideFiles>(experiment_);
+    known_.insert(uint32_t(pid_));  // the initial thread
+  }
+  return true;
+}
+
+void OutsideSampler::look() {
+  if (finished_) return;
+  uint64_t cpu0 = clock_now(CLOCK_THREAD_CPUTIME_ID);
+  if (started() && !collector_ended_) {
+    ++looks_;
+    uint64_t now = clock_now(CLOCK_MONOTONIC);
+    for (uint32_t tid : proc_->tids()) {
+      if (!known_.count(tid)) {  // not (yet) the collector's: born after the previous look
+        first_listed_.try_emplace(tid, last_look_ns_);
+        continue;
+      }
+      auto [it, is_new] = tracks_.try_emplace(tid);
+      if (is_new) ++threads_seen_;
+      look_at(tid, it->second, now, is_new);
+      it->second.seen_look = looks_;
+    }
+    // Threads gone since the previous look: what they had pending is written; their time since
+    // that look is lost (at most one period).
+    for (auto it = tracks_.begin(); it != tracks_.end();) {
+      if (it->second.seen_look != looks_) {
+        close_track(it->first, it->second, now);
+        it = tracks_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    last_look_ns_ = now;
+    files_->flush();
+  }
+  cpu_ns_ += clock_now(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+}
+
+void OutsideSampler::flush(uint32_t tid, Track& t, uint64_t now) {
+  uint64_t sum = 0;
+  for (uint64_t v : t.pend) sum += v;
+  if (!sum || !files_) return;
+  format::ClockSampleRecord r{};
+  r.tid = tid;
+  r.tstamp_ns = now > start_mono_ns_ ? now - start_mono_ns_ : 0;
+  r.stack_id = t.pend_stack;
+  r.cpu = -1;
+  r.flags = format::kClockFlagBlockedSample | format::kClockFlagOutside |
+            (tid == uint32_t(pid_) ? format::kClockFlagMainThread : 0);
+  std::memcpy(r.ns, t.pend, sizeof r.ns);
+  files_->clock_sample(r);
+  std::memset(t.pend, 0, sizeof t.pend);
+}
+
+void OutsideSampler::add(uint32_t tid, Track& t, uint64_t stack, uint32_t state, uint64_t ns, uint64_t now) {
+  if (!ns) return;
+  uint64_t sum = 0;
+  for (uint64_t v : t.pend) sum += v;
+  if (t.pend_stack != stack && sum) flush(tid, t, now);
+  t.pend_stack = stack;
+  t.pend[state] += ns;
+  sum = 0;
+  for (uint64_t v : t.pend) sum += v;
+  uint64_t flush_after = period_ns_ * 10 > 20000000 ? period_ns_ * 10 : 20000000;
+  if (sum >= flush_after) flush(tid, t, now);
+}
+
+uint64_t OutsideSampler::sleep_stack(uint32_t tid, Track& t, int64_t nr, uint64_t sp, uint64_t pc,
+                                     uint64_t pcount) {
+  if (t.ep_stack && t.ep_nr == nr && t.ep_sp == sp && t.ep_pc == pc) return t.ep_stack;
+  bool failed = false;
+  ++unwinds_;
+  std::vector<uint64_t> pcs = unwinder_->unwind(tid, sp, pc, format::kMaxStackFrames, &failed);
+  if (pcs.empty()) return t.ep_stack && t.ep_nr == nr ? t.ep_stack : 0;
+  // Kept only if the thread did not move meanwhile (not scheduled in, or asleep at the same place).
+  auto after = proc_->schedstat(tid);
+  bool stable = after && after->pcount == pcount;
+  if (!stable) {
+    auto again = proc_->syscall(tid);
+    stable = again && !again->running && again->nr == nr && again->sp == sp && again->pc == pc;
+  }
+  if (!stable) return t.ep_stack && t.ep_nr == nr ? t.ep_stack : 0;
+  if (failed && pcs.size() < format::kMaxStackFrames) pcs.push_back(format::kUnwindFailedPc);
+  uint64_t id = files_->stack(pcs, false);
+  t.ep_nr = nr;
+  t.ep_sp = sp;
+  t.ep_pc = pc;
+  t.ep_stack = id;
+  return id;
+}
+
+void OutsideSampler::look_at(uint32_t tid, Track& t, uint64_t now, bool is_new) {
+  auto st = proc_->schedstat(tid);
+  if (!st) return;
+  if (is_new) {
+    if (looks_ == 1) {
+      // There when the sampler starts (the initial thread, threads of libraries' constructors).
+      t.base_wall = now;
+      t.base_exec = st->exec_ns;
+      t.base_delay = st->delay_ns;
+      if (tid == initial_.tid && initial_.at_ns && initial_.at_ns <= now) {  // from the collector's start
+        t.base_wall = initial_.at_ns;
+        t.base_exec = initial_.exec_ns;
+        t.base_delay = initial_.delay_ns;
+      }
+    } else {
+      // Born since the previous look: its life from its start time (USER_HZ ticks since boot,
+      // no earlier than that look), its CPU time and run-queue delay from zero.
+      auto listed = first_listed_.find(tid);
+      uint64_t birth = listed != first_listed_.end() ? listed->second : last_look_ns_;
+      if (listed != first_listed_.end()) first_listed_.erase(listed);
+      if (auto ts = proc_->stat(tid)) {
+        uint64_t hz = uint64_t(sysconf(_SC_CLK_TCK));
+        uint64_t boot_to_mono = clock_now(CLOCK_BOOTTIME) - clock_now(CLOCK_MONOTONIC);
+        uint64_t since_boot = ts->start_ticks * (1000000000ull / (hz ? hz : 100));
+        uint64_t started = since_boot > boot_to_mono ? since_boot - boot_to_mono : 0;
+        if (started > birth && started <= now) birth = started;
+      }
+      t.base_wall = birth;
+    }
+    t.last_exec = t.base_exec;
+    t.last_delay = t.base_delay;
+  }
+  // Wait CPU: exact, the kernel's run-queue delay; its stack is the thread's latest CPU sample,
+  // which the reader supplies (kNoStackId here).
+  uint64_t d_delay = st->delay_ns > t.last_delay ? st->delay_ns - t.last_delay : 0;
+  if (st->delay_ns > t.last_delay) t.last_delay = st->delay_ns;
+  if (st->exec_ns > t.last_exec) t.last_exec = st->exec_ns;
+  add(tid, t, format::kNoStackId, format::kMsWaitCpu, d_delay, now);
+
+  int64_t residual = int64_t(now - t.base_wall) - int64_t(t.last_exec - t.base_exec) -
+                     int64_t(t.last_delay - t.base_delay) - int64_t(t.accounted);
+  if (residual <= 0 || uint64_t(residual) < interval_ns_ / 4) return;
+  auto sc = proc_->syscall(tid);
+  if (!sc) return;
+  uint32_t state;
+  uint64_t stack;
+  if (sc->running) {
+    // Seen running between page faults: the kernel's fault count says it slept in faults again.
+    auto ts = is_fault(t.ep_class) && t.ep_stack ? proc_->stat(tid) : std::nullopt;
+    if (!ts || ts->majflt <= t.fault_majflt) {  // carried: may still hold a run-queue wait
+      t.carried = uint64_t(residual);
+      return;
+    }
+    t.fault_majflt = ts->majflt;
+    state = microstate_of(t.ep_class);
+    stack = t.ep_stack;
+  } else {
+    Sleep c = Sleep::kOther;
+    auto ts = sc->nr < 0 ? proc_->stat(tid) : std::nullopt;
+    if (sc->nr == SYS_futex) c = Sleep::kLock;
+#ifdef SYS_futex_waitv
+    else if (sc->nr == SYS_futex_waitv) c = Sleep::kLock;
+#endif
+    else if (sc->nr < 0 && ts && (ts->state == 'T' || ts->state == 't')) c = Sleep::kOther;
+    else if (sc->nr < 0) c = proc_->page_present(sc->pc) == false ? Sleep::kText : Sleep::kData;
+    t.ep_class = c;
+    state = microstate_of(c);
+    stack = sleep_stack(tid, t, sc->nr, sc->sp, sc->pc, st->pcount);
+    if (is_fault(c) && ts) t.fault_majflt = ts->majflt;
+  }
+  add(tid, t, stack, state, uint64_t(residual), now);
+  t.accounted += uint64_t(residual);
+  t.carried = 0;
+}
+
+// A thread's end, or the process's: the residual still carried goes, as the ending thread's
+// own accounting does in-process, to its latest sleep (class and stack), or to Wait CPU if it
+// never slept (then it is the run-queue wait the kernel had not added yet).
+void OutsideSampler::close_track(uint32_t tid, Track& t, uint64_t now) {
+  if (t.carried) {
+    uint32_t state = t.ep_class == Sleep::kNone ? uint32_t(format::kMsWaitCpu) : microstate_of(t.ep_class);
+    add(tid, t, t.ep_stack, state, t.carried, now);
+    t.accounted += t.carried;
+    t.carried = 0;
+  }
+  flush(tid, t, now);
+}
+
+void OutsideSampler::finish() {
+  if (finished_) return;
+  finished_ = true;
+  uint64_t now = clock_now(CLOCK_MONOTONIC);
+  for (auto& [tid, t] : tracks_) close_track(tid, t, now);
+  if (!files_) return;
+  files_->flush();
+  // The whole tree's sampling cost, once, in the founder's log (collect's CPU, not the target's).
+  char line[256];
+  int n = std::snprintf(line, sizeof line,
+                        "%llu sampler where=collect looks=%llu threads=%llu unwinds=%llu cpu_ns=%llu period_ns=%llu\n",
+                        (unsigned long long)(now > start_mono_ns_ ? now - start_mono_ns_ : 0),
+                        (unsigned long long)looks_, (unsigned long long)threads_seen_,
+                        (unsigned long long)unwinds_, (unsigned long long)cpu_ns_, (unsigned long long)period_ns_);
+  int fd = open((experiment_ + "/" + format::kLogFile).c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd >= 0) {
+    if (write(fd, line, size_t(n)) != n) {
+    }
+    close(fd);
+  }
+}
+
+}  // namespace erkit::collect::outside

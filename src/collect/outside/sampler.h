@@ -1,0 +1,74 @@
+// Issue 16: the microstate sampler in collect, outside the target (docs/clock-profiling.md,
+// *The sampler in collect*). collect, which waits for the target anyway, looks at every thread
+// of the founder process once per sampler period: the growth of its run-queue delay is Wait
+// CPU; the rest of its off-CPU time (wall - on-CPU - delay) is User Lock, Text/Data Page Fault
+// or Other Wait by the system call it sleeps in, at the stack unwound from outside
+// (remote_unwind.h). The same accounting as the collector's in-process sampler
+// (collector/microstates.cc), written to "profile.outside"/"stacks.outside"
+// (format/outside_sampler.h). The target creates no collector thread for it.
+#pragma once
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <memory>
+#include <string>
+
+namespace erkit::collect::outside {
+
+class OutsideFiles;
+class ProcTask;
+class RemoteUnwinder;
+
+class OutsideSampler {
+ public:
+  // experiment: the founder's directory; interval_ns: the clock-profiling interval (the sampler
+  // looks every interval, clamped to 10..100 ms as the in-process sampler).
+  OutsideSampler(std::string experiment, pid_t pid, uint64_t interval_ns);
+  ~OutsideSampler();
+  uint64_t period_ns() const { return period_ns_; }
+  // One look at every thread (no-op until the collector has written its start line).
+  void look();
+  // The process ended (or is about to be reaped): flushes what is pending, writes the
+  // sampler's cost line into the log. Idempotent.
+  void finish();
+
+  struct Track;
+
+ private:
+  bool started();
+  // Reads what the collector appended to the log since the last call: its start line, the
+  // threads it knows (thread_start). Records are written for those threads only: the reader
+  // takes a thread the log never named for damage.
+  void read_log();
+  void look_at(uint32_t tid, Track& t, uint64_t now, bool is_new);
+  void add(uint32_t tid, Track& t, uint64_t stack, uint32_t state, uint64_t ns, uint64_t now);
+  void flush(uint32_t tid, Track& t, uint64_t now);
+  void close_track(uint32_t tid, Track& t, uint64_t now);
+  uint64_t sleep_stack(uint32_t tid, Track& t, int64_t nr, uint64_t sp, uint64_t pc, uint64_t pcount);
+
+  std::string experiment_;
+  pid_t pid_;
+  uint64_t interval_ns_, period_ns_;
+  uint64_t start_mono_ns_ = 0;  // the collector's experiment start (log "start" line)
+  uint64_t last_look_ns_ = 0;
+  uint64_t looks_ = 0, threads_seen_ = 0, unwinds_ = 0, cpu_ns_ = 0;
+  bool finished_ = false;
+  bool collector_ended_ = false;  // the log's exit line: nothing more to sample
+  std::unique_ptr<ProcTask> proc_;
+  std::unique_ptr<RemoteUnwinder> unwinder_;
+  std::unique_ptr<OutsideFiles> files_;
+  std::map<uint32_t, Track> tracks_;
+  std::set<uint32_t> known_;                  // threads the collector named in the log
+  std::map<uint32_t, uint64_t> first_listed_;  // listed, not yet known: the look before
+  uint64_t log_offset_ = 0;
+  // The initial thread's baseline, taken by the collector as it started (its sampler line).
+  struct {
+    uint32_t tid = 0;
+    uint64_t at_ns = 0, exec_ns = 0, delay_ns = 0;
+  } initial_;
+  std::string log_partial_;
+};
+
+}  // namespace erkit::collect::outside
