@@ -31,17 +31,6 @@ inline void write_scratch_file(const std::string& path, const void* data, size_t
 }
 
 // A valid data-file header of the given kind, as the writer makes it.
-inline format::FileHeader data_file_header(int kind) {
-  format::FileHeader h;
-  std::memset(&h, 0, sizeof h);
-  std::memcpy(h.magic, format::kFileMagic, sizeof h.magic);
-  h.format_version = format::kFormatVersion;
-  h.header_size = format::kHeaderSize;
-  h.block_size = format::kBlockSize;
-  h.data_kind = uint32_t(kind);
-  h.endian_check = format::kEndianCheck;
-  std::strncpy(h.descriptor, format::record_descriptor_text(format::DataKind(kind)), sizeof h.descriptor - 1);
-  return h;
-}
+inline format::FileHeader data_file_header(int kind) { return format::make_file_header(format::DataKind(kind)); }
 
 }  // namespace erkit::fuzz

@@ -266,10 +266,14 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error, i
     give_back_signals(inherited);
     // Whatever collector variables collect itself inherited (it may run under a collector)
     // belong to another experiment.
+    // ERKIT_JAVA_ALLOCS=on (docs/java.md) is the user's request to collect and passes on.
+    const char* java_allocs_env = getenv("ERKIT_JAVA_ALLOCS");
+    const bool java_allocs = java_allocs_env && std::strcmp(java_allocs_env, "on") == 0;
     std::vector<std::string> stale;
     for (char** e = environ; *e; ++e)
       if (std::strncmp(*e, "ERKIT_", 6) == 0) stale.emplace_back(*e, std::strchr(*e, '=') - *e);
     for (const auto& name : stale) unsetenv(name.c_str());
+    if (java_allocs) setenv("ERKIT_JAVA_ALLOCS", "on", 1);
     if (ctx.emulation.machine.empty()) setenv("LD_PRELOAD", preload.c_str(), 1);
     else unsetenv("LD_PRELOAD");  // the emulated program gets it from qemu's -E (emulation.cc)
     setenv("ERKIT_EXPERIMENT", exp_abs.c_str(), 1);

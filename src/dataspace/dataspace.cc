@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <variant>
 
 #include "disasm/object_code.h"
@@ -210,12 +211,14 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps, const Si
   for (const auto& ev : d.events_) {
     add(d.total_, ev);
     if (ev.object >= 0) add(d.objs_[size_t(ev.object)].values, ev);
-    const DataObject* o = ev.object >= 0 ? &d.objs_[size_t(ev.object)] : nullptr;
-    if (o && o->kind == ObjectKind::kUnknownSubtype) {
+    // The kind by value: adding <Unknown> or <Heap> below may move d.objs_.
+    const std::optional<ObjectKind> kind =
+        ev.object >= 0 ? std::optional<ObjectKind>(d.objs_[size_t(ev.object)].kind) : std::nullopt;
+    if (kind == ObjectKind::kUnknownSubtype) {
       if (unknown < 0) unknown = object("<Unknown>", ObjectKind::kUnknown, 0), d.objs_[size_t(unknown)].values.assign(nm, 0);
       add(d.objs_[size_t(unknown)].values, ev);
     }
-    if (o && o->kind == ObjectKind::kHeapBlock) {
+    if (kind == ObjectKind::kHeapBlock) {
       if (heap < 0) heap = object("<Heap>", ObjectKind::kHeap, 0), d.objs_[size_t(heap)].values.assign(nm, 0);
       add(d.objs_[size_t(heap)].values, ev);
     }
@@ -224,7 +227,7 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps, const Si
       auto& row = d.aggs_[d.objs_[size_t(ev.aggregate)].name.substr(1, d.objs_[size_t(ev.aggregate)].name.size() - 4)];
       add(row.values, ev);
       if (ev.member >= 0) add(row.member_values[size_t(ev.member)], ev);
-    } else if (o && o->kind == ObjectKind::kVariable && !is_array(o->name)) {
+    } else if (kind == ObjectKind::kVariable && !is_array(d.objs_[size_t(ev.object)].name)) {
       add(d.scalars_, ev);  // scalar variables (arrays are aggregates of their elements)
     }
   }

@@ -14,8 +14,9 @@ namespace erkit::dataspace {
 struct StackLocals::Handle {
   int fd = -1;
   Dwarf* dw = nullptr;
-  Dwarf_CFI* cfi = nullptr;  // .eh_frame (owned by the Elf of dw)
+  Dwarf_CFI* cfi = nullptr;  // .eh_frame of dw's Elf: dwarf_getcfi_elf's handle is ours to end
   ~Handle() {
+    if (cfi) dwarf_cfi_end(cfi);
     if (dw) dwarf_end(dw);
     if (fd >= 0) close(fd);
   }

@@ -39,15 +39,7 @@ HostExperimentWriter::HostExperimentWriter(std::string dir) : dir_(std::move(dir
       ok_ = false;
       error_ = "cannot create " + f->path;
     } else {
-      FileHeader h;
-      std::memset(&h, 0, sizeof h);
-      std::memcpy(h.magic, kFileMagic, sizeof h.magic);
-      h.format_version = kFormatVersion;
-      h.header_size = kHeaderSize;
-      h.block_size = kBlockSize;
-      h.data_kind = k;
-      h.endian_check = kEndianCheck;
-      std::strncpy(h.descriptor, record_descriptor_text(DataKind(k)), sizeof h.descriptor - 1);
+      FileHeader h = make_file_header(DataKind(k));
       std::fwrite(&h, sizeof h, 1, f->fp);
     }
     files_.push_back(f);

@@ -113,4 +113,20 @@ static_assert(sizeof(HwcEventRecord) == 208);
 static_assert(offsetof(HwcEventRecord, regs) == 72);
 static_assert(offsetof(MpiEventRecord, bytes_received) == 64);
 
+// The header every data file starts with (the writer's, the host writer's, collect's outside
+// sampler's, the fuzzers'). Freestanding: the collector may use it.
+inline FileHeader make_file_header(DataKind k) {
+  FileHeader h;
+  __builtin_memset(&h, 0, sizeof h);
+  __builtin_memcpy(h.magic, kFileMagic, sizeof h.magic);
+  h.format_version = kFormatVersion;
+  h.header_size = kHeaderSize;
+  h.block_size = kBlockSize;
+  h.data_kind = uint32_t(k);
+  h.endian_check = kEndianCheck;
+  const char* d = record_descriptor_text(k);
+  for (size_t i = 0; i + 1 < sizeof h.descriptor && d[i]; ++i) h.descriptor[i] = d[i];
+  return h;
+}
+
 }  // namespace erkit::format

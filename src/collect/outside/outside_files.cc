@@ -12,17 +12,10 @@
 namespace erkit::collect::outside {
 namespace {
 int create(const std::string& path, format::DataKind kind) {
-  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A new file in the experiment collect made: never one a symlink or earlier file stands for.
+  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return -1;
-  format::FileHeader h;
-  std::memset(&h, 0, sizeof h);
-  std::memcpy(h.magic, format::kFileMagic, sizeof h.magic);
-  h.format_version = format::kFormatVersion;
-  h.header_size = format::kHeaderSize;
-  h.block_size = format::kBlockSize;
-  h.data_kind = uint32_t(kind);
-  h.endian_check = format::kEndianCheck;
-  std::strncpy(h.descriptor, format::record_descriptor_text(kind), sizeof h.descriptor - 1);
+  format::FileHeader h = format::make_file_header(kind);
   if (pwrite(fd, &h, sizeof h, 0) != ssize_t(sizeof h)) {
     close(fd);
     return -1;

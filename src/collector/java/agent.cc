@@ -14,6 +14,7 @@
 #include <jvmti.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -305,7 +306,10 @@ extern "C" __attribute__((visibility("default"))) jint JNICALL Agent_OnLoad(Java
   caps.can_get_bytecodes = 1;
   if (g_jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE) say("erkit java agent: JVMTI capabilities refused\n");
   auto heap_on = reinterpret_cast<HeapOnFn>(dlsym(RTLD_DEFAULT, "erkit_java_heap_trace"));
-  if (heap_on && heap_on()) {
+  // Every Java object through JVMTI costs a callback and a stack walk each (a few µs, and the
+  // allocating thread's clock samples lose their Java stack meanwhile): only when asked for.
+  const char* java_allocs = getenv("ERKIT_JAVA_ALLOCS");
+  if (heap_on && heap_on() && java_allocs && strcmp(java_allocs, "on") == 0) {
     jvmtiCapabilities alloc_caps;
     memset(&alloc_caps, 0, sizeof alloc_caps);
     alloc_caps.can_generate_sampled_object_alloc_events = 1;

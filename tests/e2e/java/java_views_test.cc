@@ -58,11 +58,12 @@ TEST_F(JavaViews, JavaThreadNamesInThreadListHeaderAndSelection) {
   EXPECT_NE(none.err.find("no thread named 'nosuch'"), std::string::npos) << none.err;
 }
 
-// collect -H on in a JVM: every Java object (JVMTI sampled allocations at interval 0) under the
+// collect -H on in a JVM with ERKIT_JAVA_ALLOCS=on: every Java object (JVMTI sampled allocations at interval 0) under the
 // Java method that allocated it, exact counts; Java objects are not leaks.
 TEST_F(JavaViews, JavaAllocationsByJavaStackWithExactCounts) {
   const int n = 20000;
-  auto c = collect("-H on -p off -o a.er " + java("Alloc " + std::to_string(n)));
+  auto c = run("cd " + path("") + " && ERKIT_JAVA_ALLOCS=on " + bin("collect") + " -H on -p off -o a.er " +
+               java("Alloc " + std::to_string(n)));
   ASSERT_EQ(c.status, 0) << c.err << c.out;
   ASSERT_NE(c.out.find("done allocated"), std::string::npos) << c.out;
   // Expert mode: the Java objects exactly, apart from the JVM's own mallocs on the allocation path.
