@@ -14,7 +14,9 @@
 #include <fstream>
 #include <set>
 
+#include "common/text_escape.h"
 #include "format/hwc_attr.h"
+#include "format/log_keys.h"
 
 namespace erkit::collect {
 namespace {
@@ -445,10 +447,17 @@ std::vector<std::string> hwc_log_lines(const std::vector<HwcCounter>& counters) 
   std::vector<std::string> out;
   for (size_t i = 0; i < counters.size(); ++i) {
     const auto& c = counters[i];
-    out.push_back(fmt::format("0 hwc index={} name={} perf={} description=\"{}\" interval={} unit={} memory={} "
-                              "dataspace={}",
-                              i, c.name, c.perf_name, c.description, c.interval, c.cycles ? "cycles" : "events",
-                              c.memory.empty() ? "-" : c.memory, c.dataspace ? 1 : 0));
+    namespace logkey = format::log_key;
+    out.push_back(common::EventLine(0, format::log_event::kHwc)
+                      .kv(logkey::kIndex, uint64_t(i))
+                      .kv(logkey::kName, c.name)
+                      .kv(logkey::kPerf, c.perf_name)
+                      .kv_quoted(logkey::kDescription, c.description)  // escaped since issue 18
+                      .kv(logkey::kInterval, c.interval)
+                      .kv(logkey::kUnit, c.cycles ? "cycles" : "events")
+                      .kv(logkey::kMemory, c.memory.empty() ? "-" : c.memory)
+                      .kv(logkey::kDataspace, c.dataspace ? 1 : 0)
+                      .str());
   }
   return out;
 }

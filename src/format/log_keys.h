@@ -92,6 +92,16 @@ inline constexpr char kMachine[] = "machine";
 inline constexpr char kEmulator[] = "emulator";
 inline constexpr char kSysroot[] = "sysroot";
 inline constexpr char kCore[] = "core";
+// er_kernel's setting and task lines
+inline constexpr char kCpus[] = "cpus";
+inline constexpr char kChosen[] = "chosen";
+// hwc lines (one counter of -h)
+inline constexpr char kPerf[] = "perf";
+inline constexpr char kDescription[] = "description";
+inline constexpr char kInterval[] = "interval";
+inline constexpr char kUnit[] = "unit";
+inline constexpr char kMemory[] = "memory";
+inline constexpr char kDataspace[] = "dataspace";
 // map
 inline constexpr char kBias[] = "bias";
 inline constexpr char kLo[] = "lo";

@@ -14,10 +14,15 @@
 
 #include "common/text_escape.h"
 #include "common/version.h"
+#include "format/log_keys.h"
 #include "kernel/kernel_elf.h"
 #include "kernel/privileges.h"
 
 namespace erkit::kernel {
+using common::EventLine;
+namespace logev = format::log_event;
+namespace logkey = format::log_key;
+namespace logset = format::log_setting;
 
 uint64_t monotonic_now_ns() {
   timespec t;
@@ -116,7 +121,9 @@ Recorder::~Recorder() {
 
 void Recorder::warn(const std::string& text) {
   warnings_.push_back(text);
-  if (w_) w_->log_line(fmt::format("{} warning text={}", start_ns_ ? rel(monotonic_now_ns()) : 0, common::quote_value(text)));
+  if (w_)
+    w_->log_line(
+        EventLine(start_ns_ ? rel(monotonic_now_ns()) : 0, logev::kWarning).kv_quoted(logkey::kText, text).str());
 }
 
 bool Recorder::open(const std::string& dir, const RecorderOptions& o, std::string* error) {
@@ -209,23 +216,41 @@ void Recorder::start() {
   clock_gettime(CLOCK_REALTIME, &rt);
   char cwd[4096] = "";
   if (!getcwd(cwd, sizeof cwd)) cwd[0] = 0;
-  w_->log_line(fmt::format("0 collect version={} command={} target={} args=\"\" cwd={}", ERKIT_VERSION,
-                           common::quote_value(opt_.command), common::quote_value(opt_.target),
-                           common::quote_value(cwd)));
-  w_->log_line(fmt::format("0 setting name=clock interval_ns={}", opt_.interval_ns));
-  w_->log_line(fmt::format("0 setting name=kernel source=perf_event cpus={} threads={}", cpu_events_.size(),
-                           opt_.threads.size()));
+  w_->log_line(EventLine(0, logev::kCollect)
+                   .kv(logkey::kVersion, ERKIT_VERSION)
+                   .kv_quoted(logkey::kCommand, opt_.command)
+                   .kv_quoted(logkey::kTarget, opt_.target)
+                   .kv_quoted(logkey::kArgs, "")
+                   .kv_quoted(logkey::kCwd, cwd)
+                   .str());
+  w_->log_line(EventLine(0, logev::kSetting)
+                   .kv(logkey::kName, logset::kClock)
+                   .kv(logkey::kIntervalNs, opt_.interval_ns)
+                   .str());
+  w_->log_line(EventLine(0, logev::kSetting)
+                   .kv(logkey::kName, logset::kKernel)
+                   .kv(logkey::kSource, "perf_event")
+                   .kv(logkey::kCpus, uint64_t(cpu_events_.size()))
+                   .kv(logkey::kThreads, uint64_t(opt_.threads.size()))
+                   .str());
   utsname u{};
   uname(&u);
   char exe[1024];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
-  w_->log_line(fmt::format(
-      "0 start pid={} ppid={} exe={} realtime_ns={} monotonic_ns={} host={} arch={} os={} ncpus={} pagesize={} "
-      "clock_interval_ns={}",
-      getpid(), getppid(), common::quote_value(exe), int64_t(rt.tv_sec) * 1000000000ll + rt.tv_nsec, start_ns_,
-      common::quote_value(u.nodename), common::quote_value(u.machine), common::quote_value(u.release),
-      sysconf(_SC_NPROCESSORS_ONLN), sysconf(_SC_PAGESIZE), opt_.interval_ns));
+  w_->log_line(EventLine(0, logev::kStart)
+                   .kv(logkey::kPid, getpid())
+                   .kv(logkey::kPpid, getppid())
+                   .kv_quoted(logkey::kExe, exe)
+                   .kv(logkey::kRealtimeNs, int64_t(rt.tv_sec) * 1000000000ll + rt.tv_nsec)
+                   .kv(logkey::kMonotonicNs, start_ns_)
+                   .kv_quoted(logkey::kHost, u.nodename)
+                   .kv_quoted(logkey::kArch, u.machine)
+                   .kv_quoted(logkey::kOs, u.release)
+                   .kv(logkey::kNcpus, int64_t(sysconf(_SC_NPROCESSORS_ONLN)))
+                   .kv(logkey::kPagesize, int64_t(sysconf(_SC_PAGESIZE)))
+                   .kv(logkey::kClockIntervalNs, opt_.interval_ns)
+                   .str());
   for (const ChosenThread& t : opt_.threads) {
     task_pid_[t.tid] = t.pid;
     if (states_) states_->begin(t.tid, task_state(t.pid, t.tid) == 'R', start_ns_);
@@ -356,8 +381,12 @@ void Recorder::stop(const std::string& how) {
   uint64_t end = monotonic_now_ns();
   if (states_) states_->end(end);
   for (const ChosenThread& t : opt_.threads)
-    w_->log_line(fmt::format("0 task tid={} pid={} comm={} chosen=1", t.tid, t.pid,
-                             common::quote_value(comm_of(t.pid, t.tid))));
+    w_->log_line(EventLine(0, logev::kTask)
+                     .kv(logkey::kTid, t.tid)
+                     .kv(logkey::kPid, t.pid)
+                     .kv_quoted(logkey::kComm, comm_of(t.pid, t.tid))
+                     .kv(logkey::kChosen, 1)
+                     .str());
   if (lost_) warn(fmt::format("{} records were lost (ring buffers full): use a longer interval", lost_));
   write_symbols();
   w_->log_line(fmt::format("{} exit how={}", rel(end), how));
