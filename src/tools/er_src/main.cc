@@ -75,12 +75,14 @@ int list_functions(views::ObjectCodeIndex& obj, FILE* out) {
   // Names and paths come from the object: escaped like everything erkit prints (reliability.md).
   if (obj.code() && obj.code()->relocatable()) {
     // A .o: addresses are offsets in their sections, as nm and objdump show them.
-    fmt::print(out, "Functions of {} (relocatable: addresses are offsets in their section)\n\n{:>18} {:>8}  {:<20} {}\n",
-               erkit::common::printable(obj.path()), "Address", "Size", "Section", "Name");
+    size_t width = 7;
+    for (const auto& f : obj.syms().functions()) width = std::max(width, obj.section_name(f.addr).size());
+    fmt::print(out, "Functions of {} (relocatable: addresses are offsets in their section)\n\n{:>18} {:>8}  {:<{}}  {}\n",
+               erkit::common::printable(obj.path()), "Address", "Size", "Section", width, "Name");
     for (const auto& f : obj.syms().functions()) {
       std::string src = f.source_file.empty() ? "" : fmt::format("  ({})", base_name(f.source_file));
-      fmt::print(out, "{:>#18x} {:>8}  {:<20} {}\n", obj.shown_addr(f.addr), f.size,
-                 erkit::common::printable(obj.section_name(f.addr)), erkit::common::printable(f.name + src));
+      fmt::print(out, "{:>#18x} {:>8}  {:<{}}  {}\n", obj.shown_addr(f.addr), f.size,
+                 erkit::common::printable(obj.section_name(f.addr)), width, erkit::common::printable(f.name + src));
     }
     return 0;
   }
