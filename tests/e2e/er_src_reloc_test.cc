@@ -204,5 +204,21 @@ TEST_P(ErSrcReloc, DisassemblyHasObjdumpsAddressesAndTheLines) {
 INSTANTIATE_TEST_SUITE_P(Sections, ErSrcReloc, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "FunctionSections" : "TextAndStartup"; });
 
+// An aarch64 .o (clang cross-compiles without a sysroot): lines, and the call to the
+// undefined ext_fn named from its R_AARCH64_CALL26 relocation.
+TEST(ErSrcRelocAArch64, LinesAndRelocatedCall) {
+  if (run("command -v clang").status != 0) GTEST_SKIP() << "no clang to cross-compile for aarch64";
+  std::string dir = make_workdir("er_src_reloc_a64");
+  std::string src = std::string(ERKIT_SOURCE_DIR) + "/src/disasm/testdata/a64_loop.c";
+  auto c = run("cd " + dir + " && clang --target=aarch64-linux-gnu -O1 -g -c " + src + " -o a64.o 2>&1");
+  ASSERT_EQ(c.status, 0) << c.out;
+  auto d = run("cd " + dir + " && " + bin("er_src") + " -disasm caller 1 a64.o");
+  ASSERT_EQ(d.status, 0) << d.err;
+  EXPECT_TRUE(std::regex_search(d.out, std::regex(R"(\[  10\]\s+[0-9a-f]+:  bl\s+ext_fn\n)"))) << d.out;
+  EXPECT_NE(d.out.find("<Function: sum_to>"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("[   6]         0:  "), std::string::npos) << "sum_to's loop line at offset 0\n" << d.out;
+  if (!HasFailure()) std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace erkit::e2e
