@@ -21,22 +21,17 @@ namespace {
 // where it goes (x86-64 PLT32/PC32: S + A - P from the end of the instruction; aarch64
 // CALL26/JUMP26: S + A). A defined target becomes the call's target; an undefined one is
 // named by its symbol.
-void resolve_call(const disasm::CodeSection& sec, disasm::Instruction* ins, std::string* symbol) {
+void resolve_call(disasm::Arch arch, const disasm::CodeSection& sec, disasm::Instruction* ins, std::string* symbol) {
   auto it = std::lower_bound(sec.relocs.begin(), sec.relocs.end(), ins->addr,
                              [](const symbols::PlacedReloc& r, uint64_t a) { return r.at < a; });
   if (it == sec.relocs.end() || it->at >= ins->addr + ins->size) return;
   uint64_t target = 0;
-  switch (it->type) {
-    case R_X86_64_PC32:
-    case R_X86_64_PLT32:
-      target = uint64_t(int64_t(it->value) + it->addend - int64_t(it->at)) + ins->addr + ins->size;
-      break;
-    case R_AARCH64_JUMP26:
-    case R_AARCH64_CALL26:
-      target = uint64_t(int64_t(it->value) + it->addend);
-      break;
-    default:
-      return;
+  if (arch == disasm::Arch::X86_64 && (it->type == R_X86_64_PC32 || it->type == R_X86_64_PLT32)) {
+    target = uint64_t(int64_t(it->value) + it->addend - int64_t(it->at)) + ins->addr + ins->size;
+  } else if (arch == disasm::Arch::AArch64 && (it->type == R_AARCH64_JUMP26 || it->type == R_AARCH64_CALL26)) {
+    target = uint64_t(int64_t(it->value) + it->addend);
+  } else {
+    return;
   }
   if (it->defined) {
     ins->target = target;
@@ -84,7 +79,8 @@ const FunctionCode& ObjectCodeIndex::function(const symbols::FunctionInfo& f) {
       CodeInstr ci;
       ins.addr += shift;
       if (ins.has_target) ins.target += shift;
-      if (sec && (ins.flow == disasm::Flow::Call || ins.flow == disasm::Flow::Jump)) resolve_call(*sec, &ins, &ci.call_symbol);
+      if (sec && (ins.flow == disasm::Flow::Call || ins.flow == disasm::Flow::Jump))
+        resolve_call(code_->arch(), *sec, &ins, &ci.call_symbol);
       ci.frames = syms_->lookup(ins.addr);
       ci.ins = std::move(ins);
       fc.instrs.push_back(std::move(ci));
