@@ -50,7 +50,9 @@ TEST(Relocatable, SectionsAreLaidOutApartAndSymbolsUseTheLayout) {
   ASSERT_GE(secs.size(), 2u);
   for (size_t i = 0; i < secs.size(); ++i) {
     EXPECT_GE(secs[i].addr, kRelocatableBase) << secs[i].name;
-    if (i) EXPECT_GE(secs[i].addr, secs[i - 1].addr + secs[i - 1].size) << secs[i].name << " overlaps";
+    if (i) {
+      EXPECT_GE(secs[i].addr, secs[i - 1].addr + secs[i - 1].size) << secs[i].name << " overlaps";
+    }
   }
   const PlacedSection* compute = named(*rel, ".text.compute");
   const PlacedSection* main = named(*rel, ".text.startup.main");
