@@ -202,7 +202,7 @@ TEST_P(ErSrcReloc, DisassemblyHasObjdumpsAddressesAndTheLines) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sections, ErSrcReloc, ::testing::Bool(),
-                         [](const auto& info) { return info.param ? "FunctionSections" : "TextAndStartup"; });
+                         [](const auto& p) { return p.param ? "FunctionSections" : "TextAndStartup"; });
 
 // An aarch64 .o (clang cross-compiles without a sysroot): lines, and the call to the
 // undefined ext_fn named from its R_AARCH64_CALL26 relocation.
