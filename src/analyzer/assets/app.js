@@ -2,6 +2,7 @@
 // (a function id), one filter (expression and time range), all encoded in the URL's hash.
 import * as api from './api.js';
 import {renderTable} from './table.js';
+import {selectableRows} from './rows.js';
 import {renderListing} from './listing.js';
 import {FlameGraph, fromCalltree, invert} from './flame.js';
 import {Timeline, colorOfState} from './timeline.js';
@@ -274,23 +275,7 @@ const tabs = [
       h += `<tr><td>${e.rank}</td><td class="num">${e.bytes}</td><td><span class="bar" style="width:${100 * e.bytes / maxB}px"></span></td><td class="num">${e.count}</td><td><span class="bar count" style="width:${100 * e.count / maxC}px"></span></td><td class="stack">${e.stack.map(f => escapeHtml(f.text)).join('<br>')}</td></tr>`;
     el.innerHTML = h + '</tbody></table>';
     const table = $('leaks-table');
-    let cur = -1;
-    const pick = i => {
-      const trs = table.tBodies[0].rows;
-      if (i < 0 || i >= trs.length) return;
-      if (cur >= 0) trs[cur].classList.remove('selected');
-      cur = i;
-      trs[i].classList.add('selected');
-      trs[i].scrollIntoView({block: 'nearest'});
-      showLeak(d.entries[i], d.summary);
-    };
-    table.addEventListener('click', ev => { const tr = ev.target.closest('tbody tr'); if (tr) pick(tr.sectionRowIndex); });
-    table.addEventListener('keydown', ev => {
-      const k = {ArrowDown: cur + 1, ArrowUp: cur - 1, Home: 0, End: d.entries.length - 1}[ev.key];
-      if (k === undefined) return;
-      pick(k);
-      ev.preventDefault();
-    });
+    selectableRows(table, {onSelect: i => showLeak(d.entries[i], d.summary)});
   }},
   {id: 'dataobjects', label: 'DataObjects', applies: hasDataspace, render: renderDataObjects},
   {id: 'datalayout', label: 'DataLayout', applies: hasDataspace, render: renderDataLayout},
