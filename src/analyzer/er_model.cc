@@ -13,6 +13,7 @@
 #include "erprint/commands.h"
 #include "erprint/function_lookup.h"
 #include "erprint/session.h"
+#include "erprint/source_commands.h"
 #include "rcfile.h"
 #include "views/json.h"
 
@@ -54,21 +55,29 @@ ErModel::ErModel() = default;
 ErModel::~ErModel() = default;
 
 bool ErModel::load(const std::vector<std::string>& paths, std::string* error) {
-  std::lock_guard<std::mutex> lock(mu_);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::unique_lock<std::mutex> lock(mu_);
   common::Progress::disable();
   rcfile::RcDefaults rc = load_defaults();
   session_ = std::make_unique<erprint::Session>(std::move(rc));
   cache_.clear();
   cached_bytes_ = 0;
+  bool ok = true;
   for (const auto& p : paths)
-    if (!session_->load(p, error)) return false;
-  session_->finish_loading();
-  session_->format = erprint::OutputFormat::Json;
-  return true;
+    if (!(ok = session_->load(p, error))) break;
+  if (ok) {
+    session_->finish_loading();
+    session_->format = erprint::OutputFormat::Json;
+  }
+  loading_ = false;
+  load_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  lock.unlock();
+  loaded_cv_.notify_all();
+  return ok;
 }
 
 std::vector<std::string> ErModel::warnings() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = loaded_lock();
   std::vector<std::string> w = session_ ? session_->warnings : std::vector<std::string>{};
   if (session_)
     for (const auto& x : session_->rc.warnings) w.push_back(x);
@@ -238,8 +247,17 @@ void ErModel::prewarm(const std::vector<std::string>& lines, size_t tree_nodes) 
       session_->limit = tree_nodes;
       run_one("calltree", fmt::format("calltree#{}", tree_nodes));
       session_->limit = keep;
+    } else if (l == "#edges") {
+      // Every function's caller and callee edges (the model keeps them): Callers-Callees.
+      session_->profile().callers_callees(model::FuncId(0));
+    } else if (l == "#annotation") {
+      // The line and PC metrics every Source and Disassembly report shares.
+      erprint::warm_annotation_metrics(*session_);
     } else {
+      const auto t0 = std::chrono::steady_clock::now();
       run_one(l, l);
+      if (l == "functions")
+        first_report_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
   }
   prewarmed_ = true;
@@ -275,7 +293,7 @@ std::vector<uint64_t> ErModel::function_ids(const std::string& name) {
 }
 
 std::vector<std::string> ErModel::paths() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = loaded_lock();
   return session_ ? session_->experiment_paths() : std::vector<std::string>{};
 }
 

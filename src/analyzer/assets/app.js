@@ -528,16 +528,16 @@ async function start() {
     $('btn-collect').click();
     return;
   }
-  // Two or more experiments or groups: er_print's compare mode.
-  if ((await api.report('experiment_list')).experiments.length >= 2 || inf.experiments.length >= 2) {
-    $('compare-label').hidden = false;
-    $('compare-mode').value = state.compare;
-    if (state.compare !== 'off') await api.report(`compare ${state.compare}`);
-    $('compare-mode').onchange = async e => { state.compare = e.target.value; await api.report(`compare ${state.compare}`); writeHash(); show(state.tab); };
-  }
+  // The first screen is the function list alone: the tabs that apply whatever the data come
+  // now; whether LeakList, the data tabs and Compare apply (each a report over every event) is
+  // asked after it shows (docs/performance.md, section 10). A deep link's tab or compare mode
+  // is settled first.
+  const wantsCompare = inf.experiments.length >= 2 || state.compare !== 'off';
+  if (wantsCompare) await setupCompare();
   shown = [];
-  for (const t of tabs) if (!t.applies || await t.applies()) shown.push(t);
-  $('tabs').innerHTML = shown.map(t => `<button role="tab" data-tab="${t.id}" id="tab-${t.id}">${t.label}</button>`).join('');
+  const current = tabs.find(t => t.id === state.tab);
+  for (const t of tabs) if (!t.applies || (t === current && await t.applies())) shown.push(t);
+  renderTabs();
   $('tabs').onclick = ev => { const b = ev.target.closest('button'); if (b) show(b.dataset.tab); };
   $('tabs').onkeydown = ev => {
     const i = shown.findIndex(t => t.id === state.tab);
@@ -548,6 +548,24 @@ async function start() {
   await applyFilter(true);
   await showSummary();
   await show(state.tab);
+  // The rest, in the order of the full tab list.
+  const more = [];
+  for (const t of tabs) if (t.applies && !shown.includes(t) && await t.applies()) more.push(t);
+  if (more.length) {
+    shown = tabs.filter(t => shown.includes(t) || more.includes(t));
+    renderTabs();
+  }
+  if (!wantsCompare && (await api.report('experiment_list')).experiments.length >= 2) await setupCompare();
   document.body.dataset.ready = '1';
+}
+function renderTabs() {
+  $('tabs').innerHTML = shown.map(t => `<button role="tab" data-tab="${t.id}" id="tab-${t.id}" aria-selected="${t.id === state.tab}">${t.label}</button>`).join('');
+}
+// Two or more experiments or groups: er_print's compare mode.
+async function setupCompare() {
+  $('compare-label').hidden = false;
+  $('compare-mode').value = state.compare;
+  if (state.compare !== 'off') await api.report(`compare ${state.compare}`);
+  $('compare-mode').onchange = async e => { state.compare = e.target.value; await api.report(`compare ${state.compare}`); writeHash(); show(state.tab); };
 }
 start().catch(e => status(e.message, true));
