@@ -152,7 +152,8 @@ console.log(`analyzer on ${events.toLocaleString('en')} events (erkit-synth, 100
             `URL printed after ${((tLoaded - t0) / 1000).toFixed(2)} s, ` +
             `page load to the Functions table ${((tFirst - tNav) / 1000).toFixed(2)} s, ` +
             `**start to first screen ${((tFirst - t0) / 1000).toFixed(2)} s** ` +
-            `(server: experiment read in ${serverInfo.load_seconds} s, function list ${serverInfo.functions_seconds} s; ` +
+            `(server: experiment read in ${serverInfo.load_seconds} s wall / ${serverInfo.load_cpu_seconds} s CPU, ` +
+            `function list ${serverInfo.functions_seconds} s wall / ${serverInfo.functions_cpu_seconds} s CPU; ` +
             `load average ${os.loadavg()[0].toFixed(1)})` +
             (isNaN(tPrewarmed) ? '' : `, every tab's report computed ${((tPrewarmed - t0) / 1000).toFixed(2)} s after start`) + '\n');
 console.log('| action | longest server time ms | wall in the browser ms |\n|---|---|---|');

@@ -92,6 +92,9 @@ class ErModel {
   // Wall seconds of the last load() and of prewarm()'s "functions" (for the bench, /api/info).
   double load_seconds() const { return load_seconds_; }
   double first_report_seconds() const { return first_report_seconds_; }
+  // The same in CPU seconds of the process (user + system; the load's threads included).
+  double load_cpu_seconds() const { return load_cpu_seconds_; }
+  double first_report_cpu_seconds() const { return first_report_cpu_seconds_; }
 
   // The experiments as given.
   std::vector<std::string> paths() const;
@@ -114,7 +117,11 @@ class ErModel {
   std::string run_one(const std::string& line, const std::string& cache_key);
   std::map<std::string, std::string> cache_;
   std::atomic<bool> stop_prewarm_{false}, prewarmed_{false};
-  std::atomic<double> load_seconds_{0}, first_report_seconds_{0};
+  std::atomic<double> load_seconds_{0}, first_report_seconds_{0}, load_cpu_seconds_{0}, first_report_cpu_seconds_{0};
+  // Set once the page has fetched the function list: prewarm() computes nothing after the
+  // function list before that (or a few seconds without a page), so the first screen's
+  // requests never wait behind a later report.
+  std::atomic<bool> first_screen_{false};
   std::mutex selection_mu_;
   std::condition_variable selection_cv_;
   int64_t wanted_ = -1;
