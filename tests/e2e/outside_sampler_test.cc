@@ -53,16 +53,7 @@ TEST_F(OutsideSampler, SleepIsOtherWaitAtTheSleepingStack) {
   EXPECT_GT(value("<Total>", 2), 0.29) << p.out;
 }
 
-TEST(OutsideSamplerAttach, AttachIsRefusedNamingWhatIsMissing) {
-  auto r = run(bin("collect") + " -P 1");
-  EXPECT_NE(r.status, 0);
-  EXPECT_NE(r.err.find("-P 1: process 1 exists, but attaching to a running process is not implemented"),
-            std::string::npos)
-      << r.err;
-  auto bad = run(bin("collect") + " -P abc");
-  EXPECT_NE(bad.status, 0);
-  EXPECT_NE(bad.err.find("-P needs a process id, not 'abc'"), std::string::npos) << bad.err;
-}
+// collect -P is implemented over the outside sampler: tests/e2e/attach_test.cc (CollectAttach.*).
 
 }  // namespace
 }  // namespace erkit::e2e
