@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "collect/outside/outside_cpu.h"
 #include "collect/outside/outside_files.h"
 #include "collect/outside/proc_maps.h"
 #include "collect/outside/proc_task.h"
@@ -188,34 +189,25 @@ AttachResult record_attached(const Options& o, pid_t pid, const std::string& exp
   const uint64_t interval = o.clock_interval_ns;
   const uint64_t start = now_ns(CLOCK_MONOTONIC);
   ProcTask proc(pid);
-  std::map<uint32_t, std::unique_ptr<ThreadClock>> clocks;
-  bool exclude_kernel = false;
-  // Events first: nothing more is written for a process that cannot be sampled.
-  auto open_clock = [&](uint32_t tid, std::string* why) -> bool {
-    auto c = std::make_unique<ThreadClock>(tid, interval, exclude_kernel);
-    if (!c->ok() && !exclude_kernel && (c->errno_value() == EACCES || c->errno_value() == EPERM)) {
-      exclude_kernel = true;  // a user-mode event only (perf_event_paranoid 2)
-      c = std::make_unique<ThreadClock>(tid, interval, true);
-    }
-    if (!c->ok()) {
-      if (why) *why = c->error();
-      return c->errno_value() == ESRCH;  // gone meanwhile: not an error
-    }
-    clocks[tid] = std::move(c);
-    return true;
-  };
+  // Events first: nothing more is written for a process that cannot be sampled. The data files
+  // are the experiment's own "stacks" and "profile" (no collector writes them here).
+  OutsideFiles files(experiment, "");
+  RemoteUnwinder unwinder(pid);
+  OutsideCpu clocks(pid, interval, start, files, unwinder);
   for (uint32_t tid : proc.tids()) {
     std::string why;
-    if (!open_clock(tid, &why)) {
+    int err = 0;
+    if (!clocks.add(tid, &why, &err) && err != ESRCH) {  // ESRCH: gone meanwhile
       res.error = fmt::format("-P {}: cannot open a perf task-clock event on thread {}: {}\n  {}", pid, tid, why,
                               paranoid_hint());
       return res;
     }
   }
-  if (clocks.empty()) {
+  if (!clocks.size()) {
     res.error = fmt::format("-P {}: the process ended before collect could attach", pid);
     return res;
   }
+  const bool exclude_kernel = clocks.user_only();
   auto rel = [&](uint64_t t) { return t > start ? t - start : 0; };
   // The log: what the collector writes when it starts in a process.
   {
@@ -243,37 +235,13 @@ AttachResult record_attached(const Options& o, pid_t pid, const std::string& exp
       append_line(experiment, format::kLogFile,
                   "0 warning code=attach_user_only text=\"perf events are limited to user mode "
                   "(perf_event_paranoid): system CPU time is not sampled\"");
-    for (const auto& [tid, c] : clocks)
+    for (uint32_t tid : clocks.tids())
       if (tid != uint32_t(pid)) append_line(experiment, format::kLogFile, fmt::format("0 thread_start tid={}", tid));
   }
   MapWriter map(experiment, pid);
   map.update(0);
-  OutsideFiles cpu(experiment, "");
-  RemoteUnwinder unwinder(pid);
   OutsideSampler sampler(experiment, pid, interval);
   res.threads = clocks.size();
-
-  std::vector<uint64_t> pcs;
-  auto write_sample = [&](const CpuSample& s) {
-    pcs.clear();
-    if (s.has_regs && (s.valid_regs & (1u << 7))) {
-      bool failed = false;
-      RemoteUnwinder::Snapshot snap{s.dwarf_regs, s.valid_regs, s.stack, s.stack_size};
-      pcs = unwinder.unwind_snapshot(s.tid, snap, format::kMaxStackFrames, &failed);
-      if (failed && !pcs.empty() && pcs.size() < format::kMaxStackFrames) pcs.push_back(format::kUnwindFailedPc);
-    }
-    if (pcs.empty()) pcs.push_back(s.dwarf_regs[16]);
-    format::ClockSampleRecord r{};
-    r.tid = s.tid;
-    r.tstamp_ns = rel(s.time_ns);
-    r.stack_id = cpu.stack(pcs, false);
-    r.cpu = -1;
-    r.flags = s.tid == uint32_t(pid) ? format::kClockFlagMainThread : 0;
-    r.ns[s.kernel ? format::kMsSystem : format::kMsUser] = s.period_ns;
-    cpu.clock_sample(r);
-    ++res.samples;
-  };
-  auto drain = [&](ThreadClock& c) { res.lost += c.drain(write_sample); };
 
   struct sigaction stop {}, old_int {}, old_term {}, old_hup {};
   stop.sa_handler = on_stop;
@@ -286,7 +254,7 @@ AttachResult record_attached(const Options& o, pid_t pid, const std::string& exp
   uint64_t next = now_ns(CLOCK_MONOTONIC);
   uint64_t cost0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
   for (uint64_t pass = 0;; ++pass) {
-    for (auto& [tid, c] : clocks) drain(*c);
+    clocks.drain();
     uint64_t now = now_ns(CLOCK_MONOTONIC);
     auto tids = proc.tids();
     auto st = proc.stat(uint32_t(pid));
@@ -298,22 +266,18 @@ AttachResult record_attached(const Options& o, pid_t pid, const std::string& exp
     // sampler's look (it samples only threads the log names); threads gone are closed.
     std::set<uint32_t> alive(tids.begin(), tids.end());
     for (uint32_t tid : tids)
-      if (!clocks.count(tid) && open_clock(tid, nullptr) && clocks.count(tid)) {
+      if (!clocks.has(tid) && clocks.add(tid)) {
         ++res.threads;
         append_line(experiment, format::kLogFile, fmt::format("{} thread_start tid={}", rel(now), tid));
       }
-    for (auto it = clocks.begin(); it != clocks.end();) {
-      if (alive.count(it->first)) {
-        ++it;
-        continue;
-      }
-      drain(*it->second);
-      append_line(experiment, format::kLogFile, fmt::format("{} thread_end tid={}", rel(now), it->first));
-      it = clocks.erase(it);
+    for (uint32_t tid : clocks.tids()) {
+      if (alive.count(tid)) continue;
+      clocks.remove(tid);
+      append_line(experiment, format::kLogFile, fmt::format("{} thread_end tid={}", rel(now), tid));
     }
     sampler.look();
     if (pass % 10 == 9) map.update(rel(now));  // objects loaded since (dlopen)
-    cpu.flush();
+    files.flush();
     if (g_stop || (deadline && now >= deadline)) break;
     next += period;
     if (now > next) next = now;
@@ -322,14 +286,12 @@ AttachResult record_attached(const Options& o, pid_t pid, const std::string& exp
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);  // EINTR: SIGINT, checked above
   }
   // Stop collection: the events are closed (detached), what they hold is written.
-  for (auto& [tid, c] : clocks) {
-    c->disable();
-    drain(*c);
-  }
-  clocks.clear();
+  clocks.stop();
+  res.samples = clocks.samples();
+  res.lost = clocks.lost();
   uint64_t end = now_ns(CLOCK_MONOTONIC);
   sampler.finish();
-  cpu.flush();
+  files.flush();
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
   sigaction(SIGHUP, &old_hup, nullptr);
@@ -344,7 +306,7 @@ AttachResult record_attached(const Options& o, pid_t pid, const std::string& exp
   append_line(experiment, format::kLogFile,
               fmt::format("{} exit how={}", rel(end), res.process_ended ? "exit" : "detach"));
   append_line(experiment, format::kLogFile, res.process_ended ? "0 end how=gone" : "0 end how=detach");
-  res.ok = cpu.ok();
+  res.ok = files.ok();
   if (!res.ok) res.error = fmt::format("cannot write the experiment's data files in {}", experiment);
   return res;
 }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "collect/outside/outside_cpu.h"
 #include "collect/outside/outside_files.h"
 #include "collect/outside/proc_task.h"
 #include "collect/outside/remote_unwind.h"
@@ -59,14 +60,42 @@ uint64_t field(const std::string& line, const char* key) {
 
 }  // namespace
 
-OutsideSampler::OutsideSampler(std::string experiment, pid_t pid, uint64_t interval_ns)
-    : experiment_(std::move(experiment)), pid_(pid), interval_ns_(interval_ns) {
+OutsideSampler::OutsideSampler(std::string experiment, pid_t pid, uint64_t interval_ns, bool adopt_unnamed)
+    : experiment_(std::move(experiment)), pid_(pid), interval_ns_(interval_ns), adopt_unnamed_(adopt_unnamed) {
   period_ns_ = interval_ns < 10000000 ? 10000000 : interval_ns > 100000000 ? 100000000 : interval_ns;
   proc_ = std::make_unique<ProcTask>(pid);
   unwinder_ = std::make_unique<RemoteUnwinder>(pid);
 }
 
 OutsideSampler::~OutsideSampler() { finish(); }
+
+namespace {
+void append_log(const std::string& experiment, const std::string& line) {
+  int fd = open((experiment + "/" + format::kLogFile).c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) return;
+  std::string l = line + "\n";
+  if (write(fd, l.data(), l.size()) != ssize_t(l.size())) {
+  }
+  close(fd);
+}
+}  // namespace
+
+// A thread the collector has not named two looks after it was listed, and which has run 2 ms
+// of CPU meanwhile (the collector names the threads it starts before they run their code, and
+// the pre-existing ones as its clock starts): its CPU time is sampled from here, the CPU it
+// used before credited to its first sample, as the in-process adopter does.
+void OutsideSampler::adopt(uint32_t tid, uint64_t now) {
+  auto since = unknown_since_.try_emplace(tid, looks_).first->second;
+  if (!cpu_ || !clock_started_ || looks_ < since + 2) return;
+  auto st = proc_->schedstat(tid);
+  if (!st || st->exec_ns < 2000000) return;
+  if (!cpu_->add(tid, nullptr, nullptr, st->exec_ns)) return;
+  unknown_since_.erase(tid);
+  known_.insert(tid);
+  adopted_.insert(tid);
+  append_log(experiment_, std::to_string(now > start_mono_ns_ ? now - start_mono_ns_ : 0) + " thread_start tid=" +
+                              std::to_string(tid) + " adopted=1 by=collect");
+}
 
 void OutsideSampler::read_log() {
   int fd = open((experiment_ + "/" + format::kLogFile).c_str(), O_RDONLY | O_CLOEXEC);
@@ -83,7 +112,13 @@ void OutsideSampler::read_log() {
       if (line.find(" exit how=") != std::string::npos) {
         collector_ended_ = true;  // exit, or exec: a new image records into its own experiment
       } else if (line.find(" thread_start ") != std::string::npos) {
-        if (uint64_t tid = field(line, " tid=")) known_.insert(uint32_t(tid));
+        uint64_t tid = field(line, " tid=");
+        // The collector named a thread collect adopted: its own timer samples it from now on.
+        if (tid && line.find(" by=collect") == std::string::npos && adopted_.erase(uint32_t(tid)) && cpu_)
+          cpu_->remove(uint32_t(tid));
+        if (tid) known_.insert(uint32_t(tid));
+      } else if (line.find(" setting name=clock_source ") != std::string::npos) {
+        clock_started_ = true;
       } else if (line.find(" setting name=sampler where=collect ") != std::string::npos) {
         initial_.tid = uint32_t(field(line, " tid="));
         initial_.at_ns = field(line, " at_ns=");
@@ -104,6 +139,7 @@ bool OutsideSampler::started() {
   if (!files_) {
     files_ = std::make_unique<OutsideFiles>(experiment_);
     known_.insert(uint32_t(pid_));  // the initial thread
+    if (adopt_unnamed_) cpu_ = std::make_unique<OutsideCpu>(pid_, interval_ns_, start_mono_ns_, *files_, *unwinder_);
   }
   return true;
 }
@@ -117,7 +153,8 @@ void OutsideSampler::look() {
     for (uint32_t tid : proc_->tids()) {
       if (!known_.count(tid)) {  // not (yet) the collector's: born after the previous look
         first_listed_.try_emplace(tid, last_look_ns_);
-        continue;
+        if (adopt_unnamed_) adopt(tid, now);
+        if (!known_.count(tid)) continue;
       }
       auto [it, is_new] = tracks_.try_emplace(tid);
       if (is_new) ++threads_seen_;
@@ -128,6 +165,11 @@ void OutsideSampler::look() {
     // that look is lost (at most one period).
     for (auto it = tracks_.begin(); it != tracks_.end();) {
       if (it->second.seen_look != looks_) {
+        if (adopted_.erase(it->first)) {
+          if (cpu_) cpu_->remove(it->first);
+          append_log(experiment_, std::to_string(now > start_mono_ns_ ? now - start_mono_ns_ : 0) +
+                                      " thread_end tid=" + std::to_string(it->first) + " adopted=1 by=collect");
+        }
         close_track(it->first, it->second, now);
         it = tracks_.erase(it);
       } else {
@@ -135,6 +177,7 @@ void OutsideSampler::look() {
       }
     }
     last_look_ns_ = now;
+    if (cpu_) cpu_->drain();
     files_->flush();
   }
   cpu_ns_ += clock_now(CLOCK_THREAD_CPUTIME_ID) - cpu0;
@@ -286,6 +329,7 @@ void OutsideSampler::finish() {
   finished_ = true;
   uint64_t now = clock_now(CLOCK_MONOTONIC);
   for (auto& [tid, t] : tracks_) close_track(tid, t, now);
+  if (cpu_) cpu_->stop();
   if (!files_) return;
   files_->flush();
   // The whole tree's sampling cost, once, in the founder's log (collect's CPU, not the target's).
