@@ -111,6 +111,10 @@ void OutsideSampler::read_log() {
       begin = nl + 1;
       if (line.find(" exit how=") != std::string::npos) {
         collector_ended_ = true;  // exit, or exec: a new image records into its own experiment
+        if (start_mono_ns_) exit_at_ns_ = start_mono_ns_ + std::strtoull(line.c_str(), nullptr, 10);
+      } else if (line.find(" thread_end ") != std::string::npos && line.find(" exec_ns=") != std::string::npos) {
+        if (uint64_t tid = field(line, " tid="))
+          ends_[uint32_t(tid)] = {field(line, " at_ns="), field(line, " exec_ns="), field(line, " delay_ns=")};
       } else if (line.find(" thread_start ") != std::string::npos) {
         uint64_t tid = field(line, " tid=");
         // The collector named a thread collect adopted: its own timer samples it from now on.
@@ -150,7 +154,18 @@ void OutsideSampler::look() {
   if (started() && !collector_ended_) {
     ++looks_;
     uint64_t now = clock_now(CLOCK_MONOTONIC);
+    // Threads that reported their end: their last stretch, exactly.
+    for (auto& [tid, f] : ends_) {
+      auto it = tracks_.find(tid);
+      if (it != tracks_.end()) {
+        end_track(tid, it->second, f.at_ns, f.exec_ns, f.delay_ns);
+        tracks_.erase(it);
+      }
+      ended_.insert(tid);
+    }
+    ends_.clear();
     for (uint32_t tid : proc_->tids()) {
+      if (ended_.count(tid)) continue;
       if (!known_.count(tid)) {  // not (yet) the collector's: born after the previous look
         first_listed_.try_emplace(tid, last_look_ns_);
         if (adopt_unnamed_) adopt(tid, now);
@@ -324,10 +339,45 @@ void OutsideSampler::close_track(uint32_t tid, Track& t, uint64_t now) {
   flush(tid, t, now);
 }
 
+void OutsideSampler::end_track(uint32_t tid, Track& t, uint64_t at, uint64_t exec_ns, uint64_t delay_ns) {
+  uint64_t d_delay = delay_ns > t.last_delay ? delay_ns - t.last_delay : 0;
+  if (delay_ns > t.last_delay) t.last_delay = delay_ns;
+  if (exec_ns > t.last_exec) t.last_exec = exec_ns;
+  add(tid, t, format::kNoStackId, format::kMsWaitCpu, d_delay, at);
+  int64_t residual = int64_t(at - t.base_wall) - int64_t(t.last_exec - t.base_exec) -
+                     int64_t(t.last_delay - t.base_delay) - int64_t(t.accounted);
+  if (residual > 0) {
+    // As the in-process sampler's ending thread: to its latest sleep, else run-queue wait.
+    uint32_t state = t.ep_class == Sleep::kNone ? uint32_t(format::kMsWaitCpu) : microstate_of(t.ep_class);
+    add(tid, t, t.ep_stack, state, uint64_t(residual), at);
+    t.accounted += uint64_t(residual);
+  }
+  t.carried = 0;
+  flush(tid, t, at);
+}
+
 void OutsideSampler::finish() {
   if (finished_) return;
   finished_ = true;
   uint64_t now = clock_now(CLOCK_MONOTONIC);
+  read_log();
+  // Ended threads whose end line came after the last look; then the initial thread, from the
+  // zombie's counts up to the collector's exit line (the process is not reaped yet).
+  for (auto& [tid, f] : ends_) {
+    auto it = tracks_.find(tid);
+    if (it == tracks_.end()) continue;
+    end_track(tid, it->second, f.at_ns, f.exec_ns, f.delay_ns);
+    tracks_.erase(it);
+  }
+  ends_.clear();
+  if (exit_at_ns_ && exit_at_ns_ <= now) {
+    auto it = tracks_.find(uint32_t(pid_));
+    auto st = it != tracks_.end() ? proc_->schedstat(uint32_t(pid_)) : std::nullopt;
+    if (st) {
+      end_track(uint32_t(pid_), it->second, exit_at_ns_, st->exec_ns, st->delay_ns);
+      tracks_.erase(it);
+    }
+  }
   for (auto& [tid, t] : tracks_) close_track(tid, t, now);
   if (cpu_) cpu_->stop();
   if (!files_) return;
