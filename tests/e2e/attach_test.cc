@@ -139,7 +139,7 @@ TEST_F(CollectAttach, RecordsEachThreadsCpuAndTheHotFunctionsAndDetaches) {
     double truth = double(after[name] - before[name]) * 1e-9;
     EXPECT_LE(cpu[tid], truth + 2 * period) << name;
     EXPECT_GE(cpu[tid], truth - outside - 2 * period) << name << " (collect ran " << (t1 - t0) << " s)";
-    EXPECT_GT(cpu[tid], 0.2) << name << ": the thread ran";
+    EXPECT_GE(cpu[tid], 3 * period) << name << ": the thread ran";
   }
   EXPECT_LT(cpu[waiter], 2 * period) << "the waiting thread took no CPU";
 
@@ -161,7 +161,9 @@ TEST_F(CollectAttach, RecordsEachThreadsCpuAndTheHotFunctionsAndDetaches) {
   EXPECT_GE(value("worker", 1), 0.98 * value("burn_worker", 0)) << "stacks of burn_worker reach worker\n" << p.out;
   // Asleep for the whole recorded span (less what the sampler's first look could not see).
   EXPECT_NEAR(value("wait_stdin", 2), recorded, 0.1 * recorded + 2 * 0.01) << p.out;
-  EXPECT_GT(samples, size_t(0.5 * (main_cpu + worker_cpu) / period));
+  // Nothing lost: every sample the kernel took was drained.
+  EXPECT_NE(read("a.er/log").find(" lost=0 "), std::string::npos) << read("a.er/log");
+  EXPECT_GE(samples, 6u);
 }
 
 TEST_F(CollectAttach, UntilTheProcessEnds) {
