@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -164,7 +165,11 @@ void OutsideSampler::look() {
       ended_.insert(tid);
     }
     ends_.clear();
-    for (uint32_t tid : proc_->tids()) {
+    const std::vector<uint32_t> listed = proc_->tids();
+    // An ended thread no longer listed: its tid may be reused by a new thread.
+    for (auto e = ended_.begin(); e != ended_.end();)
+      e = std::find(listed.begin(), listed.end(), *e) == listed.end() ? ended_.erase(e) : std::next(e);
+    for (uint32_t tid : listed) {
       if (ended_.count(tid)) continue;
       if (!known_.count(tid)) {  // not (yet) the collector's: born after the previous look
         first_listed_.try_emplace(tid, last_look_ns_);
