@@ -215,11 +215,9 @@ AttachResult record_attached(const Options& o, pid_t pid, const std::string& exp
     clock_gettime(CLOCK_REALTIME, &rt);
     utsname u{};
     uname(&u);
-    auto st = proc.stat(uint32_t(pid));
     std::string statline = read_file(fmt::format("/proc/{}/stat", pid));
     long ppid = 0;
     if (size_t p = statline.rfind(')'); p != std::string::npos) std::sscanf(statline.c_str() + p + 2, "%*c %ld", &ppid);
-    (void)st;
     append_line(experiment, format::kLogFile, fmt::format("0 target pid={}", pid));
     append_line(experiment, format::kLogFile,
                 fmt::format("0 setting name=attach pid={} source=outside exclude_kernel={}", pid, exclude_kernel ? 1 : 0));
@@ -289,9 +287,9 @@ AttachResult record_attached(const Options& o, pid_t pid, const std::string& exp
   clocks.stop();
   res.samples = clocks.samples();
   res.lost = clocks.lost();
-  uint64_t end = now_ns(CLOCK_MONOTONIC);
   sampler.finish();
   files.flush();
+  uint64_t end = now_ns(CLOCK_MONOTONIC);  // after the sampler's last records
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
   sigaction(SIGHUP, &old_hup, nullptr);
