@@ -61,14 +61,10 @@ TEST(ThreadClock, SamplesThisThreadAtTheRequestedRateWithStacks) {
   const uint64_t period = 2000000;  // 2 ms
   ThreadClock c(tid, period, false);
   if (!c.ok()) GTEST_SKIP() << "perf events unavailable here: " << c.error();
-  uint64_t cpu0 = thread_cpu_ns();
-  double x = burn_for_thread_clock(200000000);  // 200 ms of CPU
-  uint64_t used = thread_cpu_ns() - cpu0;
-  c.disable();
   RemoteUnwinder unwinder(getpid());
-  uint64_t total = 0, samples = 0, through = 0;
+  uint64_t total = 0, samples = 0, through = 0, lost = 0;
   uint64_t fn = uint64_t(reinterpret_cast<uintptr_t>(&burn_for_thread_clock));
-  c.drain([&](const CpuSample& s) {
+  auto take = [&](const CpuSample& s) {
     ++samples;
     total += s.period_ns;
     EXPECT_EQ(s.tid, tid);
@@ -80,7 +76,19 @@ TEST(ThreadClock, SamplesThisThreadAtTheRequestedRateWithStacks) {
         ++through;
         break;
       }
-  });
+  };
+  // 200 ms of CPU, drained every 20 ms as collect drains every sampler period (the ring holds
+  // about 30 samples with their stack copies).
+  double x = 0;
+  uint64_t cpu0 = thread_cpu_ns();
+  for (int i = 0; i < 10; ++i) {
+    x += burn_for_thread_clock(20000000);
+    lost += c.drain(take);  // its CPU (unwinding) is the thread's too, and sampled
+  }
+  uint64_t used = thread_cpu_ns() - cpu0;
+  c.disable();
+  lost += c.drain(take);
+  EXPECT_EQ(lost, 0u);
   EXPECT_GT(x, 0);
   // One sample per whole period of CPU: used/period, less the last partial period.
   EXPECT_LE(total, used + period);
