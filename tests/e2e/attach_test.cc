@@ -26,7 +26,8 @@ class CollectAttach : public CollectTest {
  protected:
   // Starts attach_target with a pipe on its stdin and its stdout in out.txt.
   void start_target() {
-    ASSERT_EQ(pipe(in_), 0);
+    // Close-on-exec: collect (run through a shell) must not hold the write end open.
+    ASSERT_EQ(pipe2(in_, O_CLOEXEC), 0);
     pid_ = fork();
     ASSERT_GE(pid_, 0);
     if (pid_ == 0) {
@@ -39,8 +40,9 @@ class CollectAttach : public CollectTest {
       _exit(127);
     }
     close(in_[0]);
-    // Running when its three threads exist.
-    for (int i = 0; i < 500 && tids().size() < 3; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // Running when its three threads exist and have named themselves.
+    for (int i = 0; i < 1000 && (!tid_named("burn_worker") || !tid_named("wait_stdin")); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
     ASSERT_EQ(tids().size(), 3u);
   }
   // Ends the program (end of its stdin) and returns its wait status.
@@ -100,7 +102,7 @@ class CollectAttach : public CollectTest {
 
 TEST_F(CollectAttach, RecordsEachThreadsCpuAndTheHotFunctionsAndDetaches) {
   start_target();
-  const uint32_t worker = tid_named("burn_worker"), waiter = tid_named("wait_stdin");
+  const uint32_t main_tid = uint32_t(pid_), worker = tid_named("burn_worker"), waiter = tid_named("wait_stdin");
   ASSERT_NE(worker, 0u);
   ASSERT_NE(waiter, 0u);
   auto before = cpu_by_name();
@@ -109,7 +111,7 @@ TEST_F(CollectAttach, RecordsEachThreadsCpuAndTheHotFunctionsAndDetaches) {
   double t1 = mono();
   auto after = cpu_by_name();
   ASSERT_EQ(c.status, 0) << c.err << c.out;
-  EXPECT_NE(c.out.find("detached from process " + std::to_string(pid_)), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("detached from process " + std::to_string(main_tid)), std::string::npos) << c.out;
   // The program runs on unchanged: same threads, then its own output and exit status.
   EXPECT_EQ(tids().size(), 3u);
   int status = stop_target();
@@ -135,7 +137,7 @@ TEST_F(CollectAttach, RecordsEachThreadsCpuAndTheHotFunctionsAndDetaches) {
   }
   // Each thread's CPU time: the sum of whole periods, within two periods of the kernel's count
   // over the recorded span, which lies inside [before, after].
-  for (auto [tid, name] : {std::pair{uint32_t(pid_), std::string("main")}, std::pair{worker, std::string("burn_worker")}}) {
+  for (auto [tid, name] : {std::pair{main_tid, std::string("main")}, std::pair{worker, std::string("burn_worker")}}) {
     double truth = double(after[name] - before[name]) * 1e-9;
     EXPECT_LE(cpu[tid], truth + 2 * period) << name;
     EXPECT_GE(cpu[tid], truth - outside - 2 * period) << name << " (collect ran " << (t1 - t0) << " s)";
@@ -154,7 +156,7 @@ TEST_F(CollectAttach, RecordsEachThreadsCpuAndTheHotFunctionsAndDetaches) {
       if ((name == fn || name.rfind(fn + ".", 0) == 0) && row.values.size() > i) v += row.values[i];
     return v;
   };
-  const double main_cpu = cpu[uint32_t(pid_)], worker_cpu = cpu[worker];
+  const double main_cpu = cpu[main_tid], worker_cpu = cpu[worker];
   EXPECT_GE(value("burn_main", 0), 0.9 * main_cpu - 2 * period) << p.out;
   EXPECT_GE(value("burn_worker", 0), 0.9 * worker_cpu - 2 * period) << p.out;
   EXPECT_GE(value("main", 1), 0.98 * value("burn_main", 0)) << "stacks of burn_main reach main\n" << p.out;
@@ -169,7 +171,8 @@ TEST_F(CollectAttach, RecordsEachThreadsCpuAndTheHotFunctionsAndDetaches) {
 TEST_F(CollectAttach, UntilTheProcessEnds) {
   start_target();
   // collect records until the program ends (no -t): ended by the end of its stdin.
-  auto collect_thread = std::thread([&] { collect("-P " + std::to_string(pid_) + " -o b.er"); });
+  const std::string args = "-P " + std::to_string(pid_) + " -o b.er";
+  auto collect_thread = std::thread([this, args] { collect(args); });
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   int status = stop_target();
   collect_thread.join();
