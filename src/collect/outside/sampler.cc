@@ -122,6 +122,10 @@ void OutsideSampler::read_log() {
         if (tid && line.find(" by=collect") == std::string::npos && adopted_.erase(uint32_t(tid)) && cpu_)
           cpu_->remove(uint32_t(tid));
         if (tid) known_.insert(uint32_t(tid));
+        // Started by the program under the collector (not adopted): its life, CPU time and
+        // run-queue delay count from this line, even if collect's first look comes later.
+        if (tid && start_mono_ns_ && line.find(" adopted=1") == std::string::npos)
+          born_[uint32_t(tid)] = start_mono_ns_ + std::strtoull(line.c_str(), nullptr, 10);
       } else if (line.find(" setting name=clock_source ") != std::string::npos) {
         clock_started_ = true;
       } else if (line.find(" setting name=sampler where=collect ") != std::string::npos) {
@@ -259,7 +263,12 @@ uint64_t OutsideSampler::sleep_stack(uint32_t tid, Track& t, int64_t nr, uint64_
 void OutsideSampler::look_at(uint32_t tid, Track& t, uint64_t now, bool is_new) {
   auto st = proc_->schedstat(tid);
   if (!st) return;
-  if (is_new) {
+  auto born = is_new ? born_.find(tid) : born_.end();
+  if (born != born_.end()) {
+    t.base_wall = born->second <= now ? born->second : now;
+    born_.erase(born);
+    first_listed_.erase(tid);
+  } else if (is_new) {
     if (looks_ == 1) {
       // There when the sampler starts (the initial thread, threads of libraries' constructors).
       t.base_wall = now;
@@ -285,6 +294,8 @@ void OutsideSampler::look_at(uint32_t tid, Track& t, uint64_t now, bool is_new) 
       }
       t.base_wall = birth;
     }
+  }
+  if (is_new) {
     t.last_exec = t.base_exec;
     t.last_delay = t.base_delay;
   }

@@ -72,6 +72,7 @@ class OutsideSampler {
   std::unique_ptr<OutsideCpu> cpu_;             // threads collect adopted
   std::map<uint32_t, uint64_t> unknown_since_;
   std::set<uint32_t> adopted_;
+  std::map<uint32_t, uint64_t> born_;  // thread_start time (CLOCK_MONOTONIC) of threads the collector started
   struct Final {
     uint64_t at_ns, exec_ns, delay_ns;
   };
