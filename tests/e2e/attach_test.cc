@@ -176,7 +176,10 @@ TEST_F(CollectAttach, UntilTheProcessEnds) {
   const std::string args = "-P " + std::to_string(pid_) + " -o b.er";
   RunResult r;
   auto collect_thread = std::thread([this, args, &r] { r = collect(args); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  // Attached (its start line written), and some time recorded.
+  for (int i = 0; i < 1000 && read("b.er/log").find(" start pid=") == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   int status = stop_target();
   collect_thread.join();
   EXPECT_EQ(WEXITSTATUS(status), 3);
