@@ -291,10 +291,9 @@ std::unique_ptr<ObjectSymbols> ObjectSymbols::open(const std::string& path, cons
   ix->path = path;
   ix->dwfl = dwfl_begin(&kCallbacks);
   if (!ix->dwfl) return fail(dwfl_errmsg(-1));
-  dwfl_report_begin(ix->dwfl);
-  // base 0 with add_p_vaddr: module addresses are the file's own virtual addresses.
-  Dwfl_Module* mod = dwfl_report_elf(ix->dwfl, path.c_str(), path.c_str(), -1, 0, true);
-  dwfl_report_end(ix->dwfl, nullptr, nullptr);
+  // Module addresses are the file's own virtual addresses (a .o: libdwfl's section layout,
+  // shared with the code and line readers through relocatable.h).
+  Dwfl_Module* mod = report_at_file_addresses(ix->dwfl, path);
   if (!mod) return fail(dwfl_errmsg(-1));
 
   const unsigned char* bits = nullptr;
