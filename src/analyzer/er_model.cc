@@ -9,16 +9,26 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <sys/resource.h>
+
 #include "common/progress.h"
 #include "erprint/commands.h"
 #include "erprint/function_lookup.h"
 #include "erprint/session.h"
+#include "erprint/source_commands.h"
 #include "rcfile.h"
 #include "views/json.h"
 
 namespace erkit::analyzer {
 
 namespace {
+
+// CPU seconds (user + system) of the whole process so far.
+double process_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
 
 // The .er.rc files er_print reads: ./.er.rc, ~/.er.rc, then the system er.rc (or the
 // built-in defaults when the installation has none).
@@ -54,21 +64,31 @@ ErModel::ErModel() = default;
 ErModel::~ErModel() = default;
 
 bool ErModel::load(const std::vector<std::string>& paths, std::string* error) {
-  std::lock_guard<std::mutex> lock(mu_);
+  const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_seconds();
+  std::unique_lock<std::mutex> lock(mu_);
   common::Progress::disable();
   rcfile::RcDefaults rc = load_defaults();
   session_ = std::make_unique<erprint::Session>(std::move(rc));
   cache_.clear();
   cached_bytes_ = 0;
+  bool ok = true;
   for (const auto& p : paths)
-    if (!session_->load(p, error)) return false;
-  session_->finish_loading();
-  session_->format = erprint::OutputFormat::Json;
-  return true;
+    if (!(ok = session_->load(p, error))) break;
+  if (ok) {
+    session_->finish_loading();
+    session_->format = erprint::OutputFormat::Json;
+  }
+  loading_ = false;
+  load_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  load_cpu_seconds_ = process_cpu_seconds() - cpu0;
+  lock.unlock();
+  loaded_cv_.notify_all();
+  return ok;
 }
 
 std::vector<std::string> ErModel::warnings() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = loaded_lock();
   std::vector<std::string> w = session_ ? session_->warnings : std::vector<std::string>{};
   if (session_)
     for (const auto& x : session_->rc.warnings) w.push_back(x);
@@ -194,7 +214,9 @@ std::string ErModel::run_locked_keyed(const std::string& line, const std::string
 std::string ErModel::run(const std::vector<std::string>& lines) {
   auto lock = page_lock();
   if (!session_) return "[]";
-  return run_locked(lines);
+  std::string out = run_locked(lines);
+  if (std::find(lines.begin(), lines.end(), "functions") != lines.end()) first_screen_ = true;
+  return out;
 }
 
 std::string ErModel::run_for_function(const std::string& command, uint64_t id, std::string* error) {
@@ -227,8 +249,13 @@ std::string ErModel::run_for_function(const std::string& command, uint64_t id, s
 }
 
 void ErModel::prewarm(const std::vector<std::string>& lines, size_t tree_nodes) {
+  const auto start = std::chrono::steady_clock::now();
   for (const auto& l : lines) {
-    // The page's own requests first: a report here waits while one is waiting.
+    // The page's own requests first: a report here waits while one is waiting, and nothing
+    // after the function list starts before the page has it (or 5 s without a page).
+    while (l != lines.front() && !first_screen_ && !stop_prewarm_ &&
+           std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
     while (waiting_ > 0 && !stop_prewarm_) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     if (stop_prewarm_) return;
     std::lock_guard<std::mutex> lock(mu_);
@@ -238,8 +265,20 @@ void ErModel::prewarm(const std::vector<std::string>& lines, size_t tree_nodes) 
       session_->limit = tree_nodes;
       run_one("calltree", fmt::format("calltree#{}", tree_nodes));
       session_->limit = keep;
+    } else if (l == "#edges") {
+      // Every function's caller and callee edges (the model keeps them): Callers-Callees.
+      session_->profile().callers_callees(model::FuncId(0));
+    } else if (l == "#annotation") {
+      // The line and PC metrics every Source and Disassembly report shares.
+      erprint::warm_annotation_metrics(*session_);
     } else {
+      const auto t0 = std::chrono::steady_clock::now();
+      const double cpu0 = process_cpu_seconds();
       run_one(l, l);
+      if (l == "functions") {
+        first_report_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        first_report_cpu_seconds_ = process_cpu_seconds() - cpu0;
+      }
     }
   }
   prewarmed_ = true;
@@ -275,7 +314,7 @@ std::vector<uint64_t> ErModel::function_ids(const std::string& name) {
 }
 
 std::vector<std::string> ErModel::paths() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = loaded_lock();
   return session_ ? session_->experiment_paths() : std::vector<std::string>{};
 }
 

@@ -29,6 +29,12 @@ class ErModel {
   // Opens experiments, groups and descendants as er_print does (with the .er.rc files).
   // False with *error set when one cannot be read.
   bool load(const std::vector<std::string>& paths, std::string* error);
+  // Before a load() in another thread: every request waits until that load() ends, so the
+  // server can answer the page's files while the experiments are read.
+  void start_loading() {
+    std::lock_guard<std::mutex> l(mu_);
+    loading_ = true;
+  }
   // Loading warnings (shown on the Experiments tab).
   std::vector<std::string> warnings() const;
 
@@ -60,7 +66,9 @@ class ErModel {
 
   // Computes reports ahead of the page's requests (kept as run() keeps them), in order, until
   // stop_prewarm(): the first screen's function list first, then the reports of the other tabs
-  // (docs/performance.md, section 10). Each report holds the lock only while it runs.
+  // (docs/performance.md, section 10). Each report holds the lock only while it runs. Two
+  // entries are no command: "#edges" (every function's callers and callees, kept by the
+  // model) and "#annotation" (the line and PC metrics source and disasm share).
   void prewarm(const std::vector<std::string>& lines, size_t tree_nodes);
   void stop_prewarm() {
     {
@@ -81,6 +89,12 @@ class ErModel {
   }
   // Whether prewarm() has run through its list (for the bench and /api/info).
   bool prewarmed() const { return prewarmed_; }
+  // Wall seconds of the last load() and of prewarm()'s "functions" (for the bench, /api/info).
+  double load_seconds() const { return load_seconds_; }
+  double first_report_seconds() const { return first_report_seconds_; }
+  // The same in CPU seconds of the process (user + system; the load's threads included).
+  double load_cpu_seconds() const { return load_cpu_seconds_; }
+  double first_report_cpu_seconds() const { return first_report_cpu_seconds_; }
 
   // The experiments as given.
   std::vector<std::string> paths() const;
@@ -103,6 +117,11 @@ class ErModel {
   std::string run_one(const std::string& line, const std::string& cache_key);
   std::map<std::string, std::string> cache_;
   std::atomic<bool> stop_prewarm_{false}, prewarmed_{false};
+  std::atomic<double> load_seconds_{0}, first_report_seconds_{0}, load_cpu_seconds_{0}, first_report_cpu_seconds_{0};
+  // Set once the page has fetched the function list: prewarm() computes nothing after the
+  // function list before that (or a few seconds without a page), so the first screen's
+  // requests never wait behind a later report.
+  std::atomic<bool> first_screen_{false};
   std::mutex selection_mu_;
   std::condition_variable selection_cv_;
   int64_t wanted_ = -1;
@@ -110,10 +129,18 @@ class ErModel {
   std::atomic<int> waiting_{0};
   std::unique_lock<std::mutex> page_lock() {
     ++waiting_;
-    std::unique_lock<std::mutex> l(mu_);
+    std::unique_lock<std::mutex> l = loaded_lock();
     --waiting_;
     return l;
   }
+  // The lock, once no load is under way (start_loading).
+  std::unique_lock<std::mutex> loaded_lock() const {
+    std::unique_lock<std::mutex> l(mu_);
+    loaded_cv_.wait(l, [&] { return !loading_; });
+    return l;
+  }
+  bool loading_ = false;
+  mutable std::condition_variable loaded_cv_;
   size_t cached_bytes_ = 0;
 };
 

@@ -143,8 +143,6 @@ int main(int argc, char** argv) {
 
   analyzer::ErModel model;
   std::string error;
-  if (!model.load(experiments, &error)) return fail(error);
-  for (const auto& w : model.warnings()) fmt::print(stderr, "analyzer: warning: {}\n", common::printable(w));
 
   // SIGINT/SIGTERM end the server cleanly; blocked here so that only the watcher takes them.
   sigset_t stop_signals;
@@ -159,18 +157,32 @@ int main(int argc, char** argv) {
   std::error_code ec;
   server.set_collect((std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "collect").string(), collect);
   if (!server.bind(port, &error)) return fail(error);
+  // The experiments are read while the browser starts and loads the page (its files need no
+  // experiment); the API's requests wait for the load (docs/performance.md, section 10).
+  if (!experiments.empty()) model.start_loading();
   fmt::print("analyzer: {}\n", server.url());
   std::fflush(stdout);
   if (browser) open_browser(server.url());
 
-  // The reports of the first screen and of every tab, computed while the browser starts
-  // (kept until a setting changes; the page's own requests interleave with these).
+  // Then the reports of the first screen and of every tab, computed ahead of the page's
+  // requests (kept until a setting changes; the page's own requests go first).
   std::thread warm;
   if (!experiments.empty())
     warm = std::thread([&] {
-      // First what the page's start asks (the function list, which tabs apply), then the tabs.
-      model.prewarm({"functions", "experiment_list", "leaks", "data_objects", "overview", "calltree", "statistics",
-                     "header", "objects", "lines", "pcs"},
+      std::string why;
+      if (!model.load(experiments, &why)) {
+        // Nothing to serve: the message and exit status of a bad experiment, at once (the
+        // server may not listen yet, so it cannot be stopped in order).
+        fmt::print(stderr, "analyzer: {}\n", common::printable(why));
+        std::fflush(stderr);
+        _exit(2);
+      }
+      for (const auto& w : model.warnings()) fmt::print(stderr, "analyzer: warning: {}\n", common::printable(w));
+      // First what the first screen shows (the function list), then what a click needs at once
+      // (callers and callees, the line and PC metrics of Source and Disassembly), then which
+      // tabs apply and the other tabs' reports.
+      model.prewarm({"functions", "#edges", "#annotation", "experiment_list", "leaks", "data_objects", "overview",
+                     "calltree", "statistics", "header", "objects", "lines", "pcs"},
                     20000);
       model.prewarm_selections();
     });

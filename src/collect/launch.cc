@@ -211,7 +211,7 @@ bool outside_sampler_requested(const Options& o, const LaunchContext& ctx) {
 // Waits for the target while sampling it from outside every sampler period; returns the wait
 // status. The last look is taken while the ended target is still a zombie (WNOWAIT).
 int wait_sampling(pid_t pid, const std::string& experiment, uint64_t interval_ns) {
-  outside::OutsideSampler sampler(experiment, pid, interval_ns);
+  outside::OutsideSampler sampler(experiment, pid, interval_ns, /*adopt_unnamed=*/true);
   uint64_t period = sampler.period_ns();
   timespec next;
   clock_gettime(CLOCK_MONOTONIC, &next);

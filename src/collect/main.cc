@@ -11,6 +11,8 @@
 #include "collect/launch.h"
 #include "collect/naming.h"
 #include "collect/options.h"
+#include "collect/outside/attach.h"
+#include "collect/experiment_log.h"
 #include "collect/usage.h"
 #include "common/elf_probe.h"
 #include "common/version.h"
@@ -22,6 +24,11 @@ namespace {
 
 // collect's own output: stdout, or the -O file (which receives errors too).
 FILE* g_out = stdout;
+
+std::string& error_sink() {
+  static std::string e;
+  return e;
+}
 
 int fail(const std::string& msg) {
   fmt::print(g_out == stdout ? stderr : g_out, "collect: {}\n", msg);
@@ -50,6 +57,45 @@ void archive(const Options& o, const std::string& experiment) {
   if (o.verbose)
     fmt::print(g_out, "collect: archived {} load objects{}\n", r.archived,
                ao.copy ? fmt::format(" ({} copied)", r.copied) : "");
+}
+
+// collect -P <pid> (issue 16): attach to a running process, sample it from outside, detach.
+int attach(Options& o, int argc, char** argv) {
+  namespace outside = erkit::collect::outside;
+  std::vector<std::string> warnings;
+  std::string why = outside::attach_refusal(o, o.attach_pid, &warnings);
+  if (!why.empty()) return fail(why);
+  for (const auto& w : warnings) fmt::print(g_out, "collect: warning: {}\n", w);
+  LaunchContext ctx;
+  ctx.out = g_out == stdout ? nullptr : g_out;
+  ctx.program_path = outside::process_exe(o.attach_pid);
+  o.target = outside::process_args(o.attach_pid);
+  if (o.target.empty()) o.target.push_back(ctx.program_path);
+  for (int i = 0; i < argc; ++i) ctx.command_line += (i ? " " : "") + std::string(argv[i]);
+  o.sample_interval_ms = 0;  // periodic samples are taken inside the process
+  NamingResult nr = preview_experiment_name(o.experiment_name, o.directory);
+  if (!nr.error.empty()) return fail(nr.error);
+  if (!o.group.empty() && !check_group(o.group, o.directory, &error_sink())) return fail(error_sink());
+  if (o.dry_run) {
+    fmt::print(g_out, "collect: would attach to process {} ({}) and record experiment {}\n", o.attach_pid,
+               ctx.program_path, nr.path);
+    return 0;
+  }
+  nr = create_experiment_dir(o.experiment_name, o.directory);
+  if (!nr.error.empty()) return fail(nr.error);
+  if (!o.group.empty() && !add_to_group(o.group, o.directory, nr.path, &error_sink())) return fail(error_sink());
+  ExperimentLog log(nr.path);
+  log.write_header(o, ctx);
+  if (o.verbose) fmt::print(g_out, "collect: attaching to process {}; recording experiment {}\n", o.attach_pid, nr.path);
+  std::fflush(g_out);
+  auto r = outside::record_attached(o, o.attach_pid, nr.path);
+  if (!r.error.empty()) return fail(r.error);
+  archive(o, nr.path);
+  fmt::print(g_out, "collect: {} process {}: {} CPU samples of {} threads in {}\n",
+             r.process_ended ? "recorded until the end of" : "detached from", o.attach_pid, r.samples, r.threads,
+             nr.path);
+  if (g_out != stdout) std::fclose(g_out);
+  return 0;
 }
 
 }  // namespace
@@ -85,6 +131,7 @@ int main(int argc, char** argv) {
   }
   if (o.verbose) fmt::print(g_out, "collect: erkit {}\n", ERKIT_VERSION);
   for (const auto& w : o.warnings) fmt::print(g_out, "collect: warning: {}\n", w);
+  if (o.attach_pid) return attach(o, argc, argv);
   if (!o.hwc.empty()) {
     std::string herr;
     if (!probe_hwc(o.hwc, &herr)) return fail(herr);

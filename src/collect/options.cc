@@ -21,7 +21,7 @@ namespace {
 
 constexpr uint64_t kMaxIntervalNs = 1000000000ull;
 // The options that take a value; the others (-n -R -V -v -x) take none.
-constexpr const char* kValueOptions = "pshHmSFjJlyodgALOCiP";
+constexpr const char* kValueOptions = "pshHmSFjJlyodgALOCiPt";
 
 bool ends_with(const std::string& s, const std::string& suf) {
   return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
@@ -134,24 +134,8 @@ const std::vector<OptionValues>& options_with_values() {
       {'p', {"off", "on", "lo", "low", "hi", "high"}}, {'h', {}}, {'s', {"on", "off", "calibrate", "all"}},
       {'H', {"on", "off"}}, {'m', {"on", "off"}}, {'i', {"on", "off"}}, {'S', {"on", "off"}},
       {'F', {"off", "on", "all"}}, {'j', {"on", "off"}}, {'J', {}}, {'l', {}}, {'y', {}}, {'o', {}},
-      {'d', {}}, {'g', {}}, {'A', {"off", "on", "copy"}}, {'L', {"unlimited", "none"}}, {'O', {}}, {'C', {}}, {'P', {}}};
+      {'d', {}}, {'g', {}}, {'A', {"off", "on", "copy"}}, {'L', {"unlimited", "none"}}, {'O', {}}, {'C', {}}, {'P', {}}, {'t', {}}};
   return t;
-}
-
-// collect -P <pid> (issue 16): attaching to a running process is refused, naming what is
-// missing (docs/collect.md, *Attaching to a running process*).
-static std::string attach_refusal(const std::string& v) {
-  char* end = nullptr;
-  long pid = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end || pid <= 0) return fmt::format("-P needs a process id, not '{}'", v);
-  std::string why = ::kill(pid_t(pid), 0) == 0 || errno == EPERM
-                        ? fmt::format("process {} exists, but", pid)
-                        : fmt::format("there is no process {}, and", pid);
-  return fmt::format("-P {}: {} attaching to a running process is not implemented: it needs the collector "
-                     "loaded into the process (ptrace: stop every thread, call dlopen in it, resume) and "
-                     "clock profiling started on its existing threads; start the program under collect instead "
-                     "(docs/collect.md)",
-                     pid, why);
 }
 
 ParseResult parse_options(const std::vector<std::string>& args) {
@@ -301,8 +285,21 @@ ParseResult parse_options(const std::vector<std::string>& args) {
         else return fail(fmt::format("bad -L value '{}': use a size in MB, unlimited or none", v));
         break;
       case 'O': o.output_file = v; break;
-      case 'P':  // issue 16, seed-spec §3.9: attach to a running process
-        return fail(attach_refusal(v));
+      case 'P': {  // issue 16, seed-spec §3.9: attach to a running process (collect/outside/attach.h)
+        char* end = nullptr;
+        long pid = std::strtol(v.c_str(), &end, 10);
+        if (v.empty() || *end || pid <= 0 || pid > 0x3fffffff) return fail(fmt::format("-P needs a process id, not '{}'", v));
+        o.attach_pid = int(pid);
+        break;
+      }
+      case 't': {  // with -P: how long to record
+        char* end = nullptr;
+        double sec = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end || !(sec > 0) || sec > 86400)
+          return fail(fmt::format("bad -t value '{}': use a duration in seconds, more than 0 and at most 86400", v));
+        o.attach_seconds = sec;
+        break;
+      }
       case 'C':
         if (o.comments.size() >= 10) return fail("at most 10 -C comments are allowed");
         o.comments.push_back(v);
@@ -315,6 +312,8 @@ ParseResult parse_options(const std::vector<std::string>& args) {
   // -h alone turns the default clock profiling off (seed-spec §3.1).
   if (hwc_given && !o.clock_explicit && !o.hwc_counters.empty()) o.clock_interval_ns = 0;
   for (; i < args.size(); ++i) o.target.push_back(args[i]);
+  if (o.attach_seconds > 0 && !o.attach_pid) return fail("-t (a duration) needs -P <pid>");
+  if (o.attach_pid) return ParseResult{o, {}};  // the rest is checked against the process (outside/attach.h)
   if (o.target.empty()) return fail("no target program given");
   // -J: options for the JVM, which needs Java profiling: -j on, or a java target (docs/java.md).
   if (!o.java_args.empty() && (o.java == "off" || (o.java == "auto" && !java_launcher(o.target[0]))))

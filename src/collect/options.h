@@ -31,6 +31,8 @@ struct Options {
   int pause_signal = 0;                   // -y
   bool pause_signal_resume = false;       // -y sig,r
   bool stop_after_exec = false;           // -x
+  int attach_pid = 0;                     // -P: attach to this running process (issue 16)
+  double attach_seconds = 0;              // -t: record for this long after attaching (0: until it ends)
   // Output
   std::string experiment_name;            // -o
   std::string directory;                  // -d

@@ -139,5 +139,27 @@ TEST(CollectOptions, ValueTableMatchesParser) {
   }
 }
 
+// Issue 16: -P <pid> instead of a program, -t <seconds> only with it.
+TEST(Options, AttachTakesAPidAndADurationInsteadOfAProgram) {
+  auto r = parse_options({"-P", "1234", "-t", "2.5", "-p", "hi"});
+  ASSERT_TRUE(r.options) << r.error;
+  EXPECT_EQ(r.options->attach_pid, 1234);
+  EXPECT_DOUBLE_EQ(r.options->attach_seconds, 2.5);
+  EXPECT_TRUE(r.options->target.empty());
+  for (const char* bad : {"abc", "0", "-5", "12x", ""}) {
+    auto b = parse_options({"-P", bad});
+    ASSERT_FALSE(b.options) << bad;
+    EXPECT_NE(b.error.find("-P needs a process id"), std::string::npos) << b.error;
+  }
+  for (const char* bad : {"0", "-1", "x", "86401"}) {
+    auto b = parse_options({"-P", "1", "-t", bad});
+    ASSERT_FALSE(b.options) << bad;
+    EXPECT_NE(b.error.find("bad -t value"), std::string::npos) << b.error;
+  }
+  auto t = parse_options({"-t", "2", "./app"});
+  ASSERT_FALSE(t.options);
+  EXPECT_NE(t.error.find("-t (a duration) needs -P <pid>"), std::string::npos) << t.error;
+}
+
 }  // namespace
 }  // namespace erkit::collect

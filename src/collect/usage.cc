@@ -59,6 +59,7 @@ void print_usage(FILE* out) {
              "  -l <signal>                          record a sample when the signal arrives\n"
              "  -y <signal>[,r]                      pause/resume recording with the signal\n"
              "  -x                                   stop the target after exec (debugger attach)\n"
+             "  -P <pid> [-t <seconds>]              attach to a running process (no program given)\n"
              "Output:\n"
              "  -o <name>.er   -d <directory>   -g <group>.erg   -A off|on|copy\n"
              "  -L <MB>|unlimited|none   -O <file>\n"

@@ -4,11 +4,14 @@
 // every version a program can bind (see below).
 #include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collector/clock_profiler.h"
 #include "collector/data_writer.h"
 #include "collector/hwc_profiler.h"
 #include "collector/microstates.h"
+#include "collector/outside_sampler.h"
+#include "collector/task_proc.h"
 #include "collector/real_functions.h"
 #include "collector/runtime.h"
 #include "collector/text_line.h"
@@ -52,7 +55,19 @@ void on_thread_exit(void*) {
   microstates_thread_end(ts);
   if (g_rt.active) {
     TextLine line;
-    line.event(now_ns(), logev::kThreadEnd).kv_dec(logkey::kTid, ts->tid).write_to(g_rt.log_fd);
+    line.event(now_ns(), logev::kThreadEnd).kv_dec(logkey::kTid, ts->tid);
+    // Sampled from outside (issue 16): the thread's final on-CPU time and run-queue delay, so
+    // collect accounts its last stretch after its last look, as the in-process sampler's
+    // ending thread does.
+    if (outside_sampler_active()) {
+      SchedStat st{};
+      int fd = open_task_file(ts->tid, "schedstat");
+      if (fd >= 0 && read_schedstat(fd, &st))
+        line.kv_dec("at_ns", int64_t(monotonic_ns())).kv_dec("exec_ns", int64_t(st.exec_ns))
+            .kv_dec("delay_ns", int64_t(st.delay_ns));
+      if (fd >= 0) close(fd);
+    }
+    line.write_to(g_rt.log_fd);
   }
   data_thread_retire(ts);
   microstates_note_thread_end(ts->tid);

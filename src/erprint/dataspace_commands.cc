@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <map>
 #include <memory>
 
 #include "views/dataspace_views.h"
@@ -18,10 +17,12 @@ struct DsState {
   dataspace::DataSort sort;
 };
 
-// One analysis per session, rebuilt when experiments are added.
+// One analysis per session, rebuilt when experiments are added. Owned by the session: a map
+// keyed by the session's address served a later session at the same address (the analyzer's
+// Collect window replaces its session) the earlier one's analysis, over freed experiments.
 DsState& state(Session& s) {
-  static std::map<const Session*, DsState> states;
-  DsState& st = states[&s];
+  if (!s.dataspace_state) s.dataspace_state = std::make_shared<DsState>();
+  DsState& st = *static_cast<DsState*>(s.dataspace_state.get());
   const auto& exps = s.profile().experiments();
   if (!st.ds || st.nexps != exps.size()) {
     model::Profile& p = s.profile();

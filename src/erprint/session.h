@@ -115,6 +115,9 @@ class Session {
   std::string compare_mode = "off";
   std::vector<uint32_t> exp_side, exp_run;
   std::vector<std::string> side_paths;  // the path given for each side
+  // The dataspace analysis of these experiments and its settings (dataspace_commands.cc's
+  // own type), built on first use; lives and dies with the session.
+  std::shared_ptr<void> dataspace_state;
 
  private:
   std::vector<views::ViewColumn> to_columns(const metricspec::MetricList& l) const;

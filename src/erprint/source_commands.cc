@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -162,6 +163,21 @@ std::optional<CommandResult> run_java_source(Session& s, const std::vector<std::
   return std::nullopt;
 }
 
+// build_annotation_metrics(profile, columns) without `keep`: kept in the session's source
+// settings while the aggregates stay the same (the values hold every metric; only the columns
+// shown are set per report).
+const views::AnnotationMetrics& annotation_metrics(Session& s) {
+  SourceSettings& st = state(s);
+  s.profile().aggregates();  // built now if a setting changed them, so the generation is current
+  const uint64_t gen = s.profile().generation();
+  if (!st.annotation || st.annotation_generation != gen) {
+    st.annotation = std::make_shared<views::AnnotationMetrics>(views::build_annotation_metrics(s.profile(), {}));
+    st.annotation_generation = gen;
+  }
+  st.annotation->cols = s.function_columns();
+  return *st.annotation;
+}
+
 CommandResult run_source(Session& s, const std::vector<std::string>& a) {
   if (auto java = run_java_source(s, a)) return *java;
   Target t;
@@ -181,7 +197,9 @@ CommandResult run_source(Session& s, const std::vector<std::string>& a) {
     if (file.empty()) file = inline_function_file(s, t.func);
     if (file.empty()) return err(fmt::format("source: {} has no line information (compile with -g)", e.name));
   }
-  views::AnnotationMetrics m = views::build_annotation_metrics(s.profile(), s.function_columns(), keep);
+  std::optional<views::AnnotationMetrics> own;
+  if (keep) own = views::build_annotation_metrics(s.profile(), s.function_columns(), keep);
+  const views::AnnotationMetrics& m = own ? *own : annotation_metrics(s);
   std::string out;
   json::Value data;
   if (!views::render_source(*t.obj, file, m, st.opts, &out, &error, s.format == OutputFormat::Json ? &data : nullptr))
@@ -251,7 +269,7 @@ CommandResult run_disasm(Session& s, const std::vector<std::string>& a) {
     }
     if (fns.empty()) return err(fmt::format("disasm: no function of {} was compiled from {}", t.obj->path(), t.file));
   }
-  views::AnnotationMetrics m = views::build_annotation_metrics(s.profile(), s.function_columns());
+  const views::AnnotationMetrics& m = annotation_metrics(s);
   json::Value data;
   std::string out = views::render_disasm(*t.obj, fns, m, st.opts, s.format == OutputFormat::Json ? &data : nullptr);
   return emit_report(s, "disasm", out, std::move(data));
@@ -366,5 +384,7 @@ void add_source_commands(std::vector<Command>& t) {
                  return ok();
                }});
 }
+
+void warm_annotation_metrics(Session& s) { annotation_metrics(s); }
 
 }  // namespace erkit::erprint

@@ -3,10 +3,13 @@
 // defaults (identical to the shipped er.rc) and take the .er.rc values (seed-spec §7.19):
 // scc, dcc, sthresh, dthresh and setpath first-wins, addpath and pathmap accumulated.
 #pragma once
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "rcfile.h"
+#include "views/annotated_listing.h"
 #include "views/code_index.h"
 #include "views/source_view.h"
 
@@ -16,6 +19,11 @@ struct SourceSettings {
   SourceSettings();
   views::SourceOptions opts;
   views::CodeIndexCache code;
+  // The line and PC metrics of every function (build_annotation_metrics without `keep`), the
+  // same for each source and disasm report until the aggregates are built again
+  // (Profile::generation): the analyzer shows one function's source after another.
+  std::shared_ptr<views::AnnotationMetrics> annotation;
+  uint64_t annotation_generation = 0;
 };
 
 // Applies the rc values to *s; returns a warning per value that does not parse (that setting

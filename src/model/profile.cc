@@ -253,6 +253,7 @@ bool Profile::selected(uint32_t exp, uint32_t tid, int32_t cpu, uint64_t tstamp_
 
 void Profile::compute() const {
   if (computed_) return;
+  ++generation_;
   aggs_.clear();
   std::unordered_map<uint64_t, uint32_t> index;  // (exp, stack id) -> aggs_ slot
   std::unordered_map<uint64_t, uint32_t> view_index;  // view-mode stack (address) -> aggs_ slot

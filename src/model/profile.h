@@ -98,6 +98,9 @@ class Profile {
   // model is a cache of its inputs, so these are const (views take `const Profile&`) while
   // they fill it (stacks resolved, functions interned, aggregates built). Not thread-safe.
   const std::vector<StackAggregate>& aggregates() const;
+  // How many times the aggregates were built: a result derived from them (a report's cache)
+  // stays valid while this is unchanged after a call of aggregates().
+  uint64_t generation() const { return generation_; }
   const FunctionMetrics& function_metrics() const;
   const std::array<int64_t, kMetricCount>& totals() const;
   CallersCallees callers_callees(FuncId f) const;
@@ -142,6 +145,7 @@ class Profile {
   bool pred_needs_stack_ = false;
   // The cache: everything below marked mutable is derived from the inputs above.
   mutable bool computed_ = false, edges_computed_ = false;
+  mutable uint64_t generation_ = 0;
   mutable std::vector<StackAggregate> aggs_;
   mutable FunctionMetrics fm_;
   mutable std::array<int64_t, kMetricCount> totals_{};

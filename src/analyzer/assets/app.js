@@ -2,6 +2,7 @@
 // (a function id), one filter (expression and time range), all encoded in the URL's hash.
 import * as api from './api.js';
 import {renderTable} from './table.js';
+import {selectableRows} from './rows.js';
 import {renderListing} from './listing.js';
 import {FlameGraph, fromCalltree, invert} from './flame.js';
 import {Timeline, colorOfState} from './timeline.js';
@@ -274,23 +275,7 @@ const tabs = [
       h += `<tr><td>${e.rank}</td><td class="num">${e.bytes}</td><td><span class="bar" style="width:${100 * e.bytes / maxB}px"></span></td><td class="num">${e.count}</td><td><span class="bar count" style="width:${100 * e.count / maxC}px"></span></td><td class="stack">${e.stack.map(f => escapeHtml(f.text)).join('<br>')}</td></tr>`;
     el.innerHTML = h + '</tbody></table>';
     const table = $('leaks-table');
-    let cur = -1;
-    const pick = i => {
-      const trs = table.tBodies[0].rows;
-      if (i < 0 || i >= trs.length) return;
-      if (cur >= 0) trs[cur].classList.remove('selected');
-      cur = i;
-      trs[i].classList.add('selected');
-      trs[i].scrollIntoView({block: 'nearest'});
-      showLeak(d.entries[i], d.summary);
-    };
-    table.addEventListener('click', ev => { const tr = ev.target.closest('tbody tr'); if (tr) pick(tr.sectionRowIndex); });
-    table.addEventListener('keydown', ev => {
-      const k = {ArrowDown: cur + 1, ArrowUp: cur - 1, Home: 0, End: d.entries.length - 1}[ev.key];
-      if (k === undefined) return;
-      pick(k);
-      ev.preventDefault();
-    });
+    selectableRows(table, {onSelect: i => showLeak(d.entries[i], d.summary)});
   }},
   {id: 'dataobjects', label: 'DataObjects', applies: hasDataspace, render: renderDataObjects},
   {id: 'datalayout', label: 'DataLayout', applies: hasDataspace, render: renderDataLayout},
@@ -543,16 +528,16 @@ async function start() {
     $('btn-collect').click();
     return;
   }
-  // Two or more experiments or groups: er_print's compare mode.
-  if ((await api.report('experiment_list')).experiments.length >= 2 || inf.experiments.length >= 2) {
-    $('compare-label').hidden = false;
-    $('compare-mode').value = state.compare;
-    if (state.compare !== 'off') await api.report(`compare ${state.compare}`);
-    $('compare-mode').onchange = async e => { state.compare = e.target.value; await api.report(`compare ${state.compare}`); writeHash(); show(state.tab); };
-  }
+  // The first screen is the function list alone: the tabs that apply whatever the data come
+  // now; whether LeakList, the data tabs and Compare apply (each a report over every event) is
+  // asked after it shows (docs/performance.md, section 10). A deep link's tab or compare mode
+  // is settled first.
+  const wantsCompare = inf.experiments.length >= 2 || state.compare !== 'off';
+  if (wantsCompare) await setupCompare();
   shown = [];
-  for (const t of tabs) if (!t.applies || await t.applies()) shown.push(t);
-  $('tabs').innerHTML = shown.map(t => `<button role="tab" data-tab="${t.id}" id="tab-${t.id}">${t.label}</button>`).join('');
+  const current = tabs.find(t => t.id === state.tab);
+  for (const t of tabs) if (!t.applies || (t === current && await t.applies())) shown.push(t);
+  renderTabs();
   $('tabs').onclick = ev => { const b = ev.target.closest('button'); if (b) show(b.dataset.tab); };
   $('tabs').onkeydown = ev => {
     const i = shown.findIndex(t => t.id === state.tab);
@@ -563,6 +548,24 @@ async function start() {
   await applyFilter(true);
   await showSummary();
   await show(state.tab);
+  // The rest, in the order of the full tab list.
+  const more = [];
+  for (const t of tabs) if (t.applies && !shown.includes(t) && await t.applies()) more.push(t);
+  if (more.length) {
+    shown = tabs.filter(t => shown.includes(t) || more.includes(t));
+    renderTabs();
+  }
+  if (!wantsCompare && (await api.report('experiment_list')).experiments.length >= 2) await setupCompare();
   document.body.dataset.ready = '1';
+}
+function renderTabs() {
+  $('tabs').innerHTML = shown.map(t => `<button role="tab" data-tab="${t.id}" id="tab-${t.id}" aria-selected="${t.id === state.tab}">${t.label}</button>`).join('');
+}
+// Two or more experiments or groups: er_print's compare mode.
+async function setupCompare() {
+  $('compare-label').hidden = false;
+  $('compare-mode').value = state.compare;
+  if (state.compare !== 'off') await api.report(`compare ${state.compare}`);
+  $('compare-mode').onchange = async e => { state.compare = e.target.value; await api.report(`compare ${state.compare}`); writeHash(); show(state.tab); };
 }
 start().catch(e => status(e.message, true));

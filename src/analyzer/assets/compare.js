@@ -2,6 +2,7 @@
 // er_print's `compare on|delta|ratio` function list side by side: per metric column one value
 // per side, the later sides as the value, the difference or the ratio to the first (base).
 import {formatValue, escapeHtml} from './format.js';
+import {selectableRows} from './rows.js';
 
 const flavorShort = {exclusive: 'Excl.', inclusive: 'Incl.'};
 
@@ -35,24 +36,6 @@ export function renderCompare(el, d, {onSelect} = {}) {
   });
   el.insertAdjacentHTML('beforeend', h + '</tbody></table>');
   const table = el.querySelector('#compare-table');
-  let cur = -1;
-  const pick = i => {
-    const trs = table.tBodies[0].rows;
-    if (i < 0 || i >= trs.length) return;
-    if (cur >= 0) trs[cur].classList.remove('selected');
-    cur = i;
-    trs[i].classList.add('selected');
-    trs[i].scrollIntoView({block: 'nearest'});
-    if (onSelect) onSelect(d.rows[i]);
-  };
-  table.addEventListener('click', ev => { const tr = ev.target.closest('tr[data-i]'); if (tr) pick(+tr.dataset.i); });
-  table.addEventListener('keydown', ev => {
-    if (ev.key === 'ArrowDown') pick(cur + 1);
-    else if (ev.key === 'ArrowUp') pick(cur - 1);
-    else if (ev.key === 'Home') pick(0);
-    else if (ev.key === 'End') pick(d.rows.length - 1);
-    else return;
-    ev.preventDefault();
-  });
+  selectableRows(table, {onSelect: i => { if (onSelect) onSelect(d.rows[i]); }});
   return table;
 }

@@ -3,6 +3,7 @@
 // (hardware-counter or clock profiling with data addresses, docs/dataspace.md).
 import * as api from './api.js';
 import {escapeHtml} from './format.js';
+import {selectableRows} from './rows.js';
 
 // Metric names of a report's rows (each row's `metrics` object), in first-seen order.
 function metricNames(rows) {
@@ -22,7 +23,7 @@ export async function renderDataObjects(el) {
   let h = `<table class="metrics" id="dataobjects-table" tabindex="0"><thead><tr>${names.map(n => `<th class="num">${escapeHtml(n)}</th>`).join('')}<th>Size</th><th>Kind</th><th class="name">Data object</th></tr></thead><tbody>`;
   for (const o of d.objects) h += `<tr>${cells(names, o.metrics)}<td class="num">${o.size}</td><td>${escapeHtml(o.kind)}</td><td class="name">${escapeHtml(o.name)}</td></tr>`;
   el.innerHTML = h + '</tbody></table>';
-  keyboardRows(el.querySelector('table'));
+  selectableRows(el.querySelector('table'));
 }
 
 export async function renderDataLayout(el) {
@@ -35,7 +36,7 @@ export async function renderDataLayout(el) {
       h += `<tr class="member">${cells(names, m.metrics)}<td class="num">+${m.offset}</td><td class="num">${m.size}</td><td class="name" style="padding-left:18px">${escapeHtml(m.name)}</td></tr>`;
   }
   el.innerHTML = h + '</tbody></table>';
-  keyboardRows(el.querySelector('table'));
+  selectableRows(el.querySelector('table'));
 }
 
 export async function renderMemObjects(el, type, onType) {
@@ -51,25 +52,5 @@ export async function renderMemObjects(el, type, onType) {
   for (const o of rows) h += `<tr>${cells(ms, o.metrics)}<td class="name">${escapeHtml(o.name)}</td></tr>`;
   el.innerHTML = h + '</tbody></table>';
   el.querySelector('#memobj-type').onchange = e => onType(e.target.value);
-  keyboardRows(el.querySelector('#memobj-table'));
-}
-
-// Up/Down/Home/End move the selected row of a plain table.
-function keyboardRows(table) {
-  let cur = -1;
-  const trs = table.tBodies[0].rows;
-  const pick = i => {
-    if (i < 0 || i >= trs.length) return;
-    if (cur >= 0) trs[cur].classList.remove('selected');
-    cur = i;
-    trs[i].classList.add('selected');
-    trs[i].scrollIntoView({block: 'nearest'});
-  };
-  table.addEventListener('click', ev => { const tr = ev.target.closest('tbody tr'); if (tr) pick(tr.sectionRowIndex); });
-  table.addEventListener('keydown', ev => {
-    const k = {ArrowDown: cur + 1, ArrowUp: cur - 1, Home: 0, End: trs.length - 1}[ev.key];
-    if (k === undefined) return;
-    pick(k);
-    ev.preventDefault();
-  });
+  selectableRows(el.querySelector('#memobj-table'));
 }

@@ -1,6 +1,7 @@
 // Metric tables (Functions, Callers-Callees, Lines, PCs): er_print's columns and rows, one
 // <tr> per row, keyboard navigation (Up/Down/Home/End/Enter), selection by function id.
 import {formatValue, columnTitle, escapeHtml} from './format.js';
+import {selectableRows} from './rows.js';
 
 // Rows shown before "Show all": a list of 100 000 lines or PCs would take the browser seconds.
 export const kRowCap = 2000;
@@ -32,38 +33,16 @@ export function renderTable(container, columns, allRows, opts = {}) {
     });
     container.appendChild(more);
   }
-  const trs = table.tBodies[0].rows;
-  let current = [...trs].findIndex(tr => tr.classList.contains('selected'));
-  const select = (i, activate) => {
-    if (i < 0 || i >= trs.length) return;
-    if (current >= 0 && trs[current]) trs[current].classList.remove('selected');
-    current = i;
-    trs[i].classList.add('selected');
-    trs[i].scrollIntoView({block: 'nearest'});
-    if (activate && opts.onActivate) opts.onActivate(rows[i]);
-    else if (opts.onSelect) opts.onSelect(rows[i]);
-  };
-  table.addEventListener('click', ev => {
-    const tr = ev.target.closest('tr[data-i]');
-    if (tr) select(+tr.dataset.i, false);
-  });
-  table.addEventListener('dblclick', ev => {
-    const tr = ev.target.closest('tr[data-i]');
-    if (tr) select(+tr.dataset.i, true);
+  const select = selectableRows(table, {
+    onSelect: i => { if (opts.onSelect) opts.onSelect(rows[i]); },
+    onActivate: opts.onActivate ? i => opts.onActivate(rows[i]) : undefined,
   });
   table.addEventListener('contextmenu', ev => {
     const tr = ev.target.closest('tr[data-i]');
     if (!tr || !opts.onContext) return;
     ev.preventDefault();
-    select(+tr.dataset.i, false);
+    select(+tr.dataset.i);
     opts.onContext(rows[+tr.dataset.i], ev);
-  });
-  table.addEventListener('keydown', ev => {
-    const page = 10;
-    const moves = {ArrowDown: current + 1, ArrowUp: current - 1, Home: 0, End: trs.length - 1,
-                   PageDown: Math.min(trs.length - 1, current + page), PageUp: Math.max(0, current - page)};
-    if (ev.key in moves) { ev.preventDefault(); select(moves[ev.key], false); }
-    else if (ev.key === 'Enter' && current >= 0) { ev.preventDefault(); select(current, true); }
   });
   return table;
 }

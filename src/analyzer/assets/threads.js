@@ -5,6 +5,7 @@
 // The server sends per thread and kind the first event of each pixel column of the view
 // (/api/events), so a redraw is bounded by width x bars, whatever the experiment's size.
 import {escapeHtml} from './format.js';
+import {TimeView} from './timeview.js';
 
 const colors = new Map(), pixels = new Map();
 // The same colour as a little-endian RGBA word for ImageData (hsl to rgb by hand).
@@ -34,63 +35,27 @@ export function colorOfFunction(id) {
   return c;
 }
 
-export class ThreadTimeline {
+export class ThreadTimeline extends TimeView {
   constructor(canvas, {onRange, onEvent, fetchEvents, onData} = {}) {
+    super(canvas, {onRange});
     this.onData = onData;
-    this.canvas = canvas;
-    this.onRange = onRange;
     this.onEvent = onEvent;
     this.fetchEvents = fetchEvents;
-    this.left = 110;
     this.barH = 36;
     this.depth = 12;
     this.align = 'root';
     this.data = null;
-    this.view = null;
-    this.drag = null;
     this.hits = [];
     this.selected = null;
-    canvas.addEventListener('mousedown', ev => {
-      const x = this.x(ev);
-      this.drag = {from: x, to: x, pan: ev.shiftKey, view: this.view && [...this.view], y: ev.offsetY};
-    });
-    canvas.addEventListener('mousemove', ev => {
-      if (!this.drag) return;
-      this.drag.to = this.x(ev);
-      if (this.drag.pan) {
-        const dt = (this.drag.from - this.drag.to) / this.scale();
-        this.view = [this.drag.view[0] + dt, this.drag.view[1] + dt];
-      }
-      this.draw();
-    });
-    window.addEventListener('mouseup', () => {
-      if (!this.drag) return;
-      const d = this.drag;
-      this.drag = null;
-      if (d.pan) { this.refetch(); return; }
-      if (Math.abs(d.to - d.from) > 3) {
-        const a = this.time(Math.min(d.from, d.to)), b = this.time(Math.max(d.from, d.to));
-        this.range = [Math.max(0, Math.floor(a)), Math.ceil(b)];
-        if (this.onRange) this.onRange(this.range);
-        this.draw();
-      } else {
-        this.pick(d.from, d.y);
-      }
-    });
-    canvas.addEventListener('wheel', ev => {
-      ev.preventDefault();
-      const t = this.time(this.x(ev));
-      const f = ev.deltaY > 0 ? 1.25 : 0.8;
-      this.view = [t - (t - this.view[0]) * f, t + (this.view[1] - t) * f];
-      this.draw();
-      clearTimeout(this.wheelTimer);
-      this.wheelTimer = setTimeout(() => this.refetch(), 150);
-    }, {passive: false});
   }
-  x(ev) { return ev.clientX - this.canvas.getBoundingClientRect().left; }
-  width() { return (this.canvas.clientWidth || 800) - this.left - 10; }
-  scale() { return this.width() / Math.max(1, this.view[1] - this.view[0]); }
-  time(x) { return this.view[0] + (x - this.left) / this.scale(); }
+  // The server sends the events of the view: a new view is fetched after a pan, and after
+  // the wheel stops for 150 ms.
+  panned() { this.refetch(); }
+  zoomed() {
+    clearTimeout(this.wheelTimer);
+    this.wheelTimer = setTimeout(() => this.refetch(), 150);
+  }
+  click(x, y) { this.pick(x, y); }
   set(data, range) {
     this.data = data;
     this.end = Math.max(1, data.end_ns);
@@ -163,10 +128,10 @@ export class ThreadTimeline {
       off.getContext('2d').putImageData(img, 0, 0);
       ctx.drawImage(off, 0, 0);
     }
-    const span = this.drag && !this.drag.pan ? [this.drag.from, this.drag.to] : this.range ? [X(this.range[0]), X(this.range[1])] : null;
+    const span = this.rangeSpan();
     if (span) {
       ctx.fillStyle = 'rgba(30, 100, 255, 0.18)';
-      ctx.fillRect(Math.min(...span), 0, Math.abs(span[1] - span[0]), height);
+      ctx.fillRect(span[0], 0, span[1] - span[0], height);
     }
     ctx.fillStyle = '#000';
     ctx.fillText(`${(this.view[0] / 1e9).toFixed(3)} s`, this.left, height - 6);

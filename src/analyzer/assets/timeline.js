@@ -1,6 +1,8 @@
 // Timeline on a canvas: per experiment a sample bar coloured by microstate (er_print's
 // overview), zoom with the wheel, pan by shift-drag, and a dragged range that becomes a time
 // filter (TSTAMP, ns since the start of each experiment) every other tab follows.
+import {TimeView} from './timeview.js';
+
 // Microstates by the names of er_print's overview (the metric names: user, system, ...).
 const stateColors = {
   user: '#2e7d32', system: '#c6ff00', trap: '#ffeb3b', text: '#ff9800', data: '#ff5722', kernel: '#795548',
@@ -8,51 +10,12 @@ const stateColors = {
 
 export function colorOfState(s) { return stateColors[s] || stateColors.other; }
 
-export class Timeline {
+export class Timeline extends TimeView {
   constructor(canvas, {onRange, onLegend} = {}) {
-    this.canvas = canvas;
-    this.onRange = onRange;
+    super(canvas, {onRange});
     this.onLegend = onLegend;
     this.rowH = 40;
-    this.left = 110;
-    this.view = null;  // [t0, t1] ns shown
-    this.drag = null;
-    canvas.addEventListener('mousedown', ev => {
-      const x = this.x(ev);
-      this.drag = {from: x, to: x, pan: ev.shiftKey, view: this.view && [...this.view]};
-    });
-    canvas.addEventListener('mousemove', ev => {
-      if (!this.drag) return;
-      this.drag.to = this.x(ev);
-      if (this.drag.pan) {
-        const dt = (this.drag.from - this.drag.to) / this.scale();
-        this.view = [this.drag.view[0] + dt, this.drag.view[1] + dt];
-      }
-      this.draw();
-    });
-    window.addEventListener('mouseup', () => {
-      if (!this.drag) return;
-      const d = this.drag;
-      this.drag = null;
-      if (!d.pan && Math.abs(d.to - d.from) > 3) {
-        const a = this.time(Math.min(d.from, d.to)), b = this.time(Math.max(d.from, d.to));
-        this.range = [Math.max(0, Math.floor(a)), Math.ceil(b)];
-        if (this.onRange) this.onRange(this.range);
-      }
-      this.draw();
-    });
-    canvas.addEventListener('wheel', ev => {
-      ev.preventDefault();
-      const t = this.time(this.x(ev));
-      const f = ev.deltaY > 0 ? 1.25 : 0.8;
-      this.view = [t - (t - this.view[0]) * f, t + (this.view[1] - t) * f];
-      this.draw();
-    }, {passive: false});
   }
-  x(ev) { return ev.clientX - this.canvas.getBoundingClientRect().left; }
-  width() { return (this.canvas.clientWidth || 800) - this.left - 10; }
-  scale() { return this.width() / Math.max(1, this.view[1] - this.view[0]); }
-  time(x) { return this.view[0] + (x - this.left) / this.scale(); }
   set(overview, range) {
     this.exps = overview.experiments;
     let end = 1;
@@ -116,12 +79,10 @@ export class Timeline {
     for (let t = Math.ceil(this.view[0] / 1e9 / step) * step; t * 1e9 <= this.view[1]; t += step)
       ctx.fillText(`${+t.toFixed(6)}s`, X(t * 1e9), 12);
     // The selected range (or the one being dragged).
-    let r = null;
-    if (this.drag && !this.drag.pan) r = [this.time(Math.min(this.drag.from, this.drag.to)), this.time(Math.max(this.drag.from, this.drag.to))];
-    else if (this.range) r = this.range;
-    if (r) {
+    const span = this.rangeSpan();
+    if (span) {
       ctx.fillStyle = 'rgba(33,150,243,0.25)';
-      ctx.fillRect(X(r[0]), 14, X(r[1]) - X(r[0]), height - 14);
+      ctx.fillRect(span[0], 14, span[1] - span[0], height - 14);
     }
     const legend = [...states].sort().join(',');
     if (this.onLegend && legend !== this.legend) this.onLegend([...states].sort());

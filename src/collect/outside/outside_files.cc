@@ -24,11 +24,11 @@ int create(const std::string& path, format::DataKind kind) {
 }
 }  // namespace
 
-OutsideFiles::OutsideFiles(const std::string& experiment) {
+OutsideFiles::OutsideFiles(const std::string& experiment, const char* suffix) {
   std::string base = experiment + "/";
-  stacks_.fd = create(base + format::kDataFileNames[uint32_t(format::DataKind::kStacks)] + format::kOutsideSuffix,
+  stacks_.fd = create(base + format::kDataFileNames[uint32_t(format::DataKind::kStacks)] + suffix,
                       format::DataKind::kStacks);
-  profile_.fd = create(base + format::kDataFileNames[uint32_t(format::DataKind::kProfile)] + format::kOutsideSuffix,
+  profile_.fd = create(base + format::kDataFileNames[uint32_t(format::DataKind::kProfile)] + suffix,
                        format::DataKind::kProfile);
   ok_ = stacks_.fd >= 0 && profile_.fd >= 0;
   stacks_.block.assign(format::kBlockSize, 0);

@@ -9,12 +9,15 @@
 #include <vector>
 
 #include "format/experiment_format.h"
+#include "format/outside_sampler.h"
 
 namespace erkit::collect::outside {
 
 class OutsideFiles {
  public:
-  explicit OutsideFiles(const std::string& experiment);
+  // suffix: of the files' names ("stacks.outside"); collect -P writes its CPU samples into the
+  // experiment's own "stacks" and "profile" with suffix "".
+  explicit OutsideFiles(const std::string& experiment, const char* suffix = format::kOutsideSuffix);
   ~OutsideFiles();
   bool ok() const { return ok_; }
   uint64_t stack(const std::vector<uint64_t>& pcs_leaf_first, bool truncated);

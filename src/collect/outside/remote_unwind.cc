@@ -18,6 +18,12 @@ struct Callbacks {
   static bool memory_read(Dwfl*, Dwarf_Addr addr, Dwarf_Word* result, void* dwfl_arg) {
     auto* self = static_cast<RemoteUnwinder*>(dwfl_arg);
     uint64_t v = 0;
+    if (const auto* snap = self->current_.snap;
+        snap && snap->stack && addr >= self->current_.sp && addr - self->current_.sp + sizeof v <= snap->stack_size) {
+      std::memcpy(&v, snap->stack + (addr - self->current_.sp), sizeof v);
+      *result = v;
+      return true;
+    }
     iovec local{&v, sizeof v};
     iovec remote{reinterpret_cast<void*>(addr), sizeof v};
     if (process_vm_readv(self->pid_, &local, 1, &remote, 1, 0) != ssize_t(sizeof v)) return false;
@@ -26,6 +32,14 @@ struct Callbacks {
   }
   static bool set_initial_registers(Dwfl_Thread* thread, void* thread_arg) {
     auto* self = static_cast<RemoteUnwinder*>(thread_arg);
+    if (const auto* snap = self->current_.snap) {
+      for (unsigned r = 0; r < 16; ++r) {
+        Dwarf_Word v = snap->regs[r];
+        if ((snap->valid & (1u << r)) && !dwfl_thread_state_registers(thread, int(r), 1, &v)) return false;
+      }
+      dwfl_thread_state_register_pc(thread, self->current_.pc);
+      return true;
+    }
 #if defined(__x86_64__)
     Dwarf_Word sp = self->current_.sp;
     if (!dwfl_thread_state_registers(thread, 7, 1, &sp)) return false;  // DWARF 7: rsp
@@ -80,6 +94,14 @@ bool RemoteUnwinder::attach() {
   return true;
 }
 
+std::vector<uint64_t> RemoteUnwinder::unwind_snapshot(uint32_t tid, const Snapshot& s, size_t max_frames,
+                                                      bool* failed) {
+  snap_ = &s;
+  auto pcs = unwind(tid, s.regs[7], s.regs[16], max_frames, failed);
+  snap_ = nullptr;
+  return pcs;
+}
+
 std::vector<uint64_t> RemoteUnwinder::unwind(uint32_t tid, uint64_t sp, uint64_t pc, size_t max_frames,
                                              bool* failed) {
   std::vector<uint64_t> pcs;
@@ -89,7 +111,7 @@ std::vector<uint64_t> RemoteUnwinder::unwind(uint32_t tid, uint64_t sp, uint64_t
     if ((!dwfl_ || attempt == 1) && !attach()) return pcs;
     if (!dwfl_addrmodule(dwfl_, pc)) continue;
     pcs.clear();
-    current_ = {tid, sp, pc};
+    current_ = {tid, sp, pc, snap_};
     Walk w{&pcs, max_frames};
     int rc = dwfl_getthread_frames(dwfl_, pid_t(tid), on_frame, &w);
     // rc -1 with an error: the walk stopped before the outermost frame (0 or no error: clean end).

@@ -25,6 +25,17 @@ class RemoteUnwinder {
   // when the walk stopped on an error before the outermost frame.
   std::vector<uint64_t> unwind(uint32_t tid, uint64_t sp, uint64_t pc, size_t max_frames, bool* failed);
 
+  // collect -P: a thread interrupted on the CPU (a perf sample): its registers (DWARF numbers,
+  // bit i of valid set for regs[i]; regs[16] the pc) and a copy of its stack from regs[7]
+  // upward, read instead of the live stack where it covers the address.
+  struct Snapshot {
+    const uint64_t* regs = nullptr;
+    uint32_t valid = 0;
+    const uint8_t* stack = nullptr;
+    uint64_t stack_size = 0;
+  };
+  std::vector<uint64_t> unwind_snapshot(uint32_t tid, const Snapshot& s, size_t max_frames, bool* failed);
+
  private:
   bool attach();
   void detach();
@@ -35,7 +46,9 @@ class RemoteUnwinder {
   struct Current {
     uint32_t tid;
     uint64_t sp, pc;
+    const Snapshot* snap;
   } current_{};
+  const Snapshot* snap_ = nullptr;  // during unwind_snapshot
   friend struct Callbacks;
 };
 

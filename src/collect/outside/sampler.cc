@@ -5,9 +5,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
+#include "collect/outside/outside_cpu.h"
 #include "collect/outside/outside_files.h"
 #include "collect/outside/proc_task.h"
 #include "collect/outside/remote_unwind.h"
@@ -59,14 +61,42 @@ uint64_t field(const std::string& line, const char* key) {
 
 }  // namespace
 
-OutsideSampler::OutsideSampler(std::string experiment, pid_t pid, uint64_t interval_ns)
-    : experiment_(std::move(experiment)), pid_(pid), interval_ns_(interval_ns) {
+OutsideSampler::OutsideSampler(std::string experiment, pid_t pid, uint64_t interval_ns, bool adopt_unnamed)
+    : experiment_(std::move(experiment)), pid_(pid), interval_ns_(interval_ns), adopt_unnamed_(adopt_unnamed) {
   period_ns_ = interval_ns < 10000000 ? 10000000 : interval_ns > 100000000 ? 100000000 : interval_ns;
   proc_ = std::make_unique<ProcTask>(pid);
   unwinder_ = std::make_unique<RemoteUnwinder>(pid);
 }
 
 OutsideSampler::~OutsideSampler() { finish(); }
+
+namespace {
+void append_log(const std::string& experiment, const std::string& line) {
+  int fd = open((experiment + "/" + format::kLogFile).c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) return;
+  std::string l = line + "\n";
+  if (write(fd, l.data(), l.size()) != ssize_t(l.size())) {
+  }
+  close(fd);
+}
+}  // namespace
+
+// A thread the collector has not named two looks after it was listed, and which has run 2 ms
+// of CPU meanwhile (the collector names the threads it starts before they run their code, and
+// the pre-existing ones as its clock starts): its CPU time is sampled from here, the CPU it
+// used before credited to its first sample, as the in-process adopter does.
+void OutsideSampler::adopt(uint32_t tid, uint64_t now) {
+  auto since = unknown_since_.try_emplace(tid, looks_).first->second;
+  if (!cpu_ || !clock_started_ || looks_ < since + 2) return;
+  auto st = proc_->schedstat(tid);
+  if (!st || st->exec_ns < 2000000) return;
+  if (!cpu_->add(tid, nullptr, nullptr, st->exec_ns)) return;
+  unknown_since_.erase(tid);
+  known_.insert(tid);
+  adopted_.insert(tid);
+  append_log(experiment_, std::to_string(now > start_mono_ns_ ? now - start_mono_ns_ : 0) + " thread_start tid=" +
+                              std::to_string(tid) + " adopted=1 by=collect");
+}
 
 void OutsideSampler::read_log() {
   int fd = open((experiment_ + "/" + format::kLogFile).c_str(), O_RDONLY | O_CLOEXEC);
@@ -82,8 +112,22 @@ void OutsideSampler::read_log() {
       begin = nl + 1;
       if (line.find(" exit how=") != std::string::npos) {
         collector_ended_ = true;  // exit, or exec: a new image records into its own experiment
+        if (start_mono_ns_) exit_at_ns_ = start_mono_ns_ + std::strtoull(line.c_str(), nullptr, 10);
+      } else if (line.find(" thread_end ") != std::string::npos && line.find(" exec_ns=") != std::string::npos) {
+        if (uint64_t tid = field(line, " tid="))
+          ends_[uint32_t(tid)] = {field(line, " at_ns="), field(line, " exec_ns="), field(line, " delay_ns=")};
       } else if (line.find(" thread_start ") != std::string::npos) {
-        if (uint64_t tid = field(line, " tid=")) known_.insert(uint32_t(tid));
+        uint64_t tid = field(line, " tid=");
+        // The collector named a thread collect adopted: its own timer samples it from now on.
+        if (tid && line.find(" by=collect") == std::string::npos && adopted_.erase(uint32_t(tid)) && cpu_)
+          cpu_->remove(uint32_t(tid));
+        if (tid) known_.insert(uint32_t(tid));
+        // Started by the program under the collector (not adopted): its life, CPU time and
+        // run-queue delay count from this line, even if collect's first look comes later.
+        if (tid && start_mono_ns_ && line.find(" adopted=1") == std::string::npos)
+          born_[uint32_t(tid)] = start_mono_ns_ + std::strtoull(line.c_str(), nullptr, 10);
+      } else if (line.find(" setting name=clock_source ") != std::string::npos) {
+        clock_started_ = true;
       } else if (line.find(" setting name=sampler where=collect ") != std::string::npos) {
         initial_.tid = uint32_t(field(line, " tid="));
         initial_.at_ns = field(line, " at_ns=");
@@ -104,6 +148,7 @@ bool OutsideSampler::started() {
   if (!files_) {
     files_ = std::make_unique<OutsideFiles>(experiment_);
     known_.insert(uint32_t(pid_));  // the initial thread
+    if (adopt_unnamed_) cpu_ = std::make_unique<OutsideCpu>(pid_, interval_ns_, start_mono_ns_, *files_, *unwinder_);
   }
   return true;
 }
@@ -114,10 +159,26 @@ void OutsideSampler::look() {
   if (started() && !collector_ended_) {
     ++looks_;
     uint64_t now = clock_now(CLOCK_MONOTONIC);
-    for (uint32_t tid : proc_->tids()) {
+    // Threads that reported their end: their last stretch, exactly.
+    for (auto& [tid, f] : ends_) {
+      auto it = tracks_.find(tid);
+      if (it != tracks_.end()) {
+        end_track(tid, it->second, f.at_ns, f.exec_ns, f.delay_ns);
+        tracks_.erase(it);
+      }
+      ended_.insert(tid);
+    }
+    ends_.clear();
+    const std::vector<uint32_t> listed = proc_->tids();
+    // An ended thread no longer listed: its tid may be reused by a new thread.
+    for (auto e = ended_.begin(); e != ended_.end();)
+      e = std::find(listed.begin(), listed.end(), *e) == listed.end() ? ended_.erase(e) : std::next(e);
+    for (uint32_t tid : listed) {
+      if (ended_.count(tid)) continue;
       if (!known_.count(tid)) {  // not (yet) the collector's: born after the previous look
         first_listed_.try_emplace(tid, last_look_ns_);
-        continue;
+        if (adopt_unnamed_) adopt(tid, now);
+        if (!known_.count(tid)) continue;
       }
       auto [it, is_new] = tracks_.try_emplace(tid);
       if (is_new) ++threads_seen_;
@@ -128,6 +189,11 @@ void OutsideSampler::look() {
     // that look is lost (at most one period).
     for (auto it = tracks_.begin(); it != tracks_.end();) {
       if (it->second.seen_look != looks_) {
+        if (adopted_.erase(it->first)) {
+          if (cpu_) cpu_->remove(it->first);
+          append_log(experiment_, std::to_string(now > start_mono_ns_ ? now - start_mono_ns_ : 0) +
+                                      " thread_end tid=" + std::to_string(it->first) + " adopted=1 by=collect");
+        }
         close_track(it->first, it->second, now);
         it = tracks_.erase(it);
       } else {
@@ -135,6 +201,7 @@ void OutsideSampler::look() {
       }
     }
     last_look_ns_ = now;
+    if (cpu_) cpu_->drain();
     files_->flush();
   }
   cpu_ns_ += clock_now(CLOCK_THREAD_CPUTIME_ID) - cpu0;
@@ -196,7 +263,12 @@ uint64_t OutsideSampler::sleep_stack(uint32_t tid, Track& t, int64_t nr, uint64_
 void OutsideSampler::look_at(uint32_t tid, Track& t, uint64_t now, bool is_new) {
   auto st = proc_->schedstat(tid);
   if (!st) return;
-  if (is_new) {
+  auto born = is_new ? born_.find(tid) : born_.end();
+  if (born != born_.end()) {
+    t.base_wall = born->second <= now ? born->second : now;
+    born_.erase(born);
+    first_listed_.erase(tid);
+  } else if (is_new) {
     if (looks_ == 1) {
       // There when the sampler starts (the initial thread, threads of libraries' constructors).
       t.base_wall = now;
@@ -222,6 +294,8 @@ void OutsideSampler::look_at(uint32_t tid, Track& t, uint64_t now, bool is_new) 
       }
       t.base_wall = birth;
     }
+  }
+  if (is_new) {
     t.last_exec = t.base_exec;
     t.last_delay = t.base_delay;
   }
@@ -281,11 +355,47 @@ void OutsideSampler::close_track(uint32_t tid, Track& t, uint64_t now) {
   flush(tid, t, now);
 }
 
+void OutsideSampler::end_track(uint32_t tid, Track& t, uint64_t at, uint64_t exec_ns, uint64_t delay_ns) {
+  uint64_t d_delay = delay_ns > t.last_delay ? delay_ns - t.last_delay : 0;
+  if (delay_ns > t.last_delay) t.last_delay = delay_ns;
+  if (exec_ns > t.last_exec) t.last_exec = exec_ns;
+  add(tid, t, format::kNoStackId, format::kMsWaitCpu, d_delay, at);
+  int64_t residual = int64_t(at - t.base_wall) - int64_t(t.last_exec - t.base_exec) -
+                     int64_t(t.last_delay - t.base_delay) - int64_t(t.accounted);
+  if (residual > 0) {
+    // As the in-process sampler's ending thread: to its latest sleep, else run-queue wait.
+    uint32_t state = t.ep_class == Sleep::kNone ? uint32_t(format::kMsWaitCpu) : microstate_of(t.ep_class);
+    add(tid, t, t.ep_stack, state, uint64_t(residual), at);
+    t.accounted += uint64_t(residual);
+  }
+  t.carried = 0;
+  flush(tid, t, at);
+}
+
 void OutsideSampler::finish() {
   if (finished_) return;
   finished_ = true;
   uint64_t now = clock_now(CLOCK_MONOTONIC);
+  read_log();
+  // Ended threads whose end line came after the last look; then the initial thread, from the
+  // zombie's counts up to the collector's exit line (the process is not reaped yet).
+  for (auto& [tid, f] : ends_) {
+    auto it = tracks_.find(tid);
+    if (it == tracks_.end()) continue;
+    end_track(tid, it->second, f.at_ns, f.exec_ns, f.delay_ns);
+    tracks_.erase(it);
+  }
+  ends_.clear();
+  if (exit_at_ns_ && exit_at_ns_ <= now) {
+    auto it = tracks_.find(uint32_t(pid_));
+    auto st = it != tracks_.end() ? proc_->schedstat(uint32_t(pid_)) : std::nullopt;
+    if (st) {
+      end_track(uint32_t(pid_), it->second, exit_at_ns_, st->exec_ns, st->delay_ns);
+      tracks_.erase(it);
+    }
+  }
   for (auto& [tid, t] : tracks_) close_track(tid, t, now);
+  if (cpu_) cpu_->stop();
   if (!files_) return;
   files_->flush();
   // The whole tree's sampling cost, once, in the founder's log (collect's CPU, not the target's).

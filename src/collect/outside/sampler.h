@@ -17,6 +17,7 @@
 
 namespace erkit::collect::outside {
 
+class OutsideCpu;
 class OutsideFiles;
 class ProcTask;
 class RemoteUnwinder;
@@ -25,7 +26,10 @@ class OutsideSampler {
  public:
   // experiment: the founder's directory; interval_ns: the clock-profiling interval (the sampler
   // looks every interval, clamped to 10..100 ms as the in-process sampler).
-  OutsideSampler(std::string experiment, pid_t pid, uint64_t interval_ns);
+  // adopt_unnamed: threads the collector never names in the log (raw clone(), libc's internal
+  // threads) get their CPU time sampled by collect too (outside_cpu.h), named in the log by
+  // collect ("thread_start tid= adopted=1 by=collect"). collect -P samples every thread itself.
+  OutsideSampler(std::string experiment, pid_t pid, uint64_t interval_ns, bool adopt_unnamed = false);
   ~OutsideSampler();
   uint64_t period_ns() const { return period_ns_; }
   // One look at every thread (no-op until the collector has written its start line).
@@ -46,6 +50,10 @@ class OutsideSampler {
   void add(uint32_t tid, Track& t, uint64_t stack, uint32_t state, uint64_t ns, uint64_t now);
   void flush(uint32_t tid, Track& t, uint64_t now);
   void close_track(uint32_t tid, Track& t, uint64_t now);
+  // A thread's end as it reported it (or the process's, from the zombie): its last stretch
+  // since the last look, up to `at`, with its final on-CPU time and run-queue delay.
+  void end_track(uint32_t tid, Track& t, uint64_t at, uint64_t exec_ns, uint64_t delay_ns);
+  void adopt(uint32_t tid, uint64_t now);
   uint64_t sleep_stack(uint32_t tid, Track& t, int64_t nr, uint64_t sp, uint64_t pc, uint64_t pcount);
 
   std::string experiment_;
@@ -59,6 +67,18 @@ class OutsideSampler {
   std::unique_ptr<ProcTask> proc_;
   std::unique_ptr<RemoteUnwinder> unwinder_;
   std::unique_ptr<OutsideFiles> files_;
+  bool adopt_unnamed_ = false;
+  bool clock_started_ = false;                  // the collector's clock_source line (its start done)
+  std::unique_ptr<OutsideCpu> cpu_;             // threads collect adopted
+  std::map<uint32_t, uint64_t> unknown_since_;
+  std::set<uint32_t> adopted_;
+  std::map<uint32_t, uint64_t> born_;  // thread_start time (CLOCK_MONOTONIC) of threads the collector started
+  struct Final {
+    uint64_t at_ns, exec_ns, delay_ns;
+  };
+  std::map<uint32_t, Final> ends_;  // thread_end lines with the thread's final counts, not yet applied
+  std::set<uint32_t> ended_;        // threads closed by their end line (a zombie still listed)
+  uint64_t exit_at_ns_ = 0;         // the collector's exit line (CLOCK_MONOTONIC)  // look at which an unnamed thread was first listed
   std::map<uint32_t, Track> tracks_;
   std::set<uint32_t> known_;                  // threads the collector named in the log
   std::map<uint32_t, uint64_t> first_listed_;  // listed, not yet known: the look before
