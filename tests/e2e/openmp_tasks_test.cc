@@ -90,8 +90,23 @@ TEST_P(OpenMpTasks, NestedTasksUnderTheirCreatingTask) {
   // docs/openmp.md, limitations.)
   EXPECT_GT(double(incl(*p, outer, model::kUser)) / work_user, 0.8);
   // The inner tasks' time is what their records say (each from its first schedule to its end).
+  // A thread's first sample is left out: it carries the thread's time since it started, with
+  // that sample's state. With libomp a worker's sleep before it runs a task may be written with
+  // the task's state in later samples too (docs/openmp.md, limitations): there the records'
+  // time is a lower bound.
   double inner_ns = task_ns(*e, [&](size_t i) { return creator[i] != model::viewmode::kNoTask; });
-  EXPECT_NEAR(double(incl(*p, inner)), inner_ns, 0.10 * inner_ns + margin(2 * kRegions));
+  std::map<uint32_t, uint64_t> first;  // thread number -> its first sample's time
+  for (const auto& s : e->clock) {
+    uint32_t n = p->thread_number(0, s.tid);
+    if (!first.count(n) || s.tstamp_ns < first[n]) first[n] = s.tstamp_ns;
+  }
+  p->set_event_filter([&first](const filter::EventView& v) { return v.tstamp_ns != first[v.thrid]; }, false);
+  if (is_gcc()) {
+    EXPECT_NEAR(double(incl(*p, inner)), inner_ns, 0.10 * inner_ns + margin(2 * kRegions));
+  } else {
+    EXPECT_GT(double(incl(*p, inner)), 0.9 * inner_ns - margin(2 * kRegions));
+  }
+  p->set_event_filter(nullptr, false);
   // Waits in a taskwait are OMP Wait, under the task or region that waits.
   if (FuncId taskwait = find(*p, "<OMP-taskwait>")) {
     EXPECT_EQ(p->function_metrics().incl[taskwait][model::kOmpWait], incl(*p, taskwait));
@@ -145,8 +160,8 @@ TEST_P(OpenMpTasks, TaskloopTasksUnderTheRegion) {
   EXPECT_NEAR(double(incl(*p, task)), all_ns, 0.10 * all_ns + margin(4 * kRegions));
   // The creator's wait at the taskloop's end is OMP Wait (a taskwait), not runtime overhead:
   // its samples after it created the tasks and before the last one ended, outside the tasks it
-  // ran itself, are OMP Wait but for those at the edges (a look of the sampler, 20 ms, at each
-  // end of each wait).
+  // ran itself, are OMP Wait where they are not work (a task's time written after it, on a
+  // loaded machine), but for those at the edges (a look of the sampler, 20 ms, per wait).
   struct Window {
     uint32_t thread;
     uint64_t from, to;
@@ -178,7 +193,7 @@ TEST_P(OpenMpTasks, TaskloopTasksUnderTheRegion) {
   Omp waiting = omp_of(*p);
   p->set_event_filter(nullptr, false);
   EXPECT_EQ(waiting.work + waiting.wait + waiting.over, waiting.total);
-  EXPECT_LE(double(waiting.over + waiting.work), 0.1 * double(waiting.total) + 2 * 20e6 * double(windows.size()))
+  EXPECT_LE(double(waiting.over), 0.1 * double(waiting.wait + waiting.over) + 20e6 * double(windows.size()))
       << "creator waiting: total " << waiting.total << " ns, wait " << waiting.wait << ", overhead " << waiting.over;
   if (FuncId taskwait = exact(*p, "<OMP-taskwait>")) {
     EXPECT_EQ(p->function_metrics().incl[taskwait][model::kOmpWait], incl(*p, taskwait));
