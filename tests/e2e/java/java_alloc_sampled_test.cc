@@ -84,7 +84,9 @@ TEST_F(JavaAllocSampled, EstimatesHoldTheKnownAllocationsWithinTheirStatisticalM
   double pc = probability(cell_size, interval);
   EXPECT_NEAR(cells, 2 * n, 5 * std::sqrt(2 * n * (1 - pc) / pc));
   EXPECT_EQ(at(x, "Alloc.pair(int)", 0), 0);           // nothing of its own
-  EXPECT_EQ(at(x, "Alloc.pair(int)", 1), cells);       // the callee's, inclusive
+  // The callee's, inclusive, and the few mallocs the JVM made under pair() (seen: 1, of 4 bytes).
+  EXPECT_GE(at(x, "Alloc.pair(int)", 1), cells);
+  EXPECT_LE(at(x, "Alloc.pair(int)", 1), cells + 16);
   EXPECT_EQ(at(x, "Alloc.make(int)", 3), 0);           // never leaks
 }
 
