@@ -21,10 +21,10 @@ std::string size_words(uint64_t b) {
 
 }  // namespace
 
-void SizeHistogram::add(uint64_t size, uint64_t n) {
+void SizeHistogram::add(uint64_t size, uint64_t n, int64_t bytes_of_n) {
   if (n == 0) return;
   count += n;
-  bytes += size * n;
+  bytes += bytes_of_n < 0 ? size * n : uint64_t(bytes_of_n);
   max = std::max(max, size);
   min_seen = std::min(min_seen, size);
   size_t i = 0;

@@ -142,7 +142,7 @@ HeapStat heap_stat(const model::Profile& p) {
     if (h.op == format::kHeapRealloc && h.old_address) release(h.old_address);
     if (!selected) return;
     model::HeapEstimate est = model::heap_estimate(h);  // a sampled Java object: the objects it stands for
-    st.allocs.add(h.size, uint64_t(est.count));
+    st.allocs.add(h.size, uint64_t(est.count), est.bytes);
     if (leaked) st.leaks.add(h.size);
     l.blocks[h.address] = h.size;
     l.cur += est.bytes;
