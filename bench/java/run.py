@@ -4,8 +4,8 @@ erkit (collect -p on, the JVMTI agent and AsyncGetCallTrace) with the microstate
 JVM (a collector thread, the default) and in collect (ERKIT_SAMPLER=collect, issue 16), and
 under perf (-F 100 -g with -XX:+PreserveFramePointer and a perf map, the frame-pointer approach),
 interleaved. Reports per configuration the median CPU time of the timed (warm) part of the
-program's thread, and the median CPU of the whole run (user + system of the process tree: the
-JVM, and collect or perf), erkit's per-sample handler cost in the JVM, its sampler thread's CPU
+program's thread, the median CPU of the whole run (user + system of the process tree: the
+JVM, and collect or perf) and of the JVM process alone (erkit: the collector's process_cpu_ns), erkit's per-sample handler cost in the JVM, its sampler thread's CPU
 and, with the sampler in collect, collect's sampling CPU.
 
 usage: bench/java/run.py BUILD_DIR [RUNS]"""
@@ -41,6 +41,7 @@ def main():
         configs["perf -F 100 -g (+PreserveFramePointer)"] = "perf"
     cpu = {k: [] for k in configs}
     tree = {k: [] for k in configs}
+    jvm = {k: [] for k in configs}  # the JVM process's own CPU: its log's process_cpu_ns under erkit
     costs = {"erkit": [], "erkit-outside": []}
     for i in range(runs):
         for name, kind in configs.items():
@@ -62,6 +63,8 @@ def main():
                 continue
             cpu[name].append(int(m.group(1)))
             tree[name].append(tree_cpu)
+            if kind is None:
+                jvm[name].append(tree_cpu)
             if kind and kind.startswith("erkit"):
                 log = open(os.path.join(exp, "log")).read()
                 c = {k: int(v) for k, v in re.findall(r"(cost_\w+|process_cpu_ns)=(\d+)", log)}
@@ -69,18 +72,22 @@ def main():
                 if s:
                     c["collect_sampler_cpu_ns"] = int(s.group(1))
                 costs[kind].append(c)
+                if c.get("process_cpu_ns"):
+                    jvm[name].append(c["process_cpu_ns"] / 1e9)
                 shutil.rmtree(exp, ignore_errors=True)
     base = statistics.median(cpu["alone"])
     base_tree = statistics.median(tree["alone"])
     print(f"| configuration ({runs} runs each, interleaved) | median CPU of the warm part | overhead | "
-          f"median CPU of the whole run (process tree) | overhead |")
-    print("|---|---|---|---|---|")
+          f"median CPU of the whole run (process tree) | overhead | median CPU of the JVM process | overhead |")
+    print("|---|---|---|---|---|---|---|")
     for name, v in cpu.items():
         if not v:
             continue
         med, t = statistics.median(v), statistics.median(tree[name])
+        j = f"{statistics.median(jvm[name]):.3f} s | {100 * (statistics.median(jvm[name]) - base_tree) / base_tree:+.1f} %" \
+            if jvm[name] else "– | –"
         print(f"| {name} | {med / 1e9:.3f} s | {100 * (med - base) / base:+.1f} % | {t:.3f} s | "
-              f"{100 * (t - base_tree) / base_tree:+.1f} % |")
+              f"{100 * (t - base_tree) / base_tree:+.1f} % | {j} |")
     print()
     for kind, label in (("erkit", "sampler thread"), ("erkit-outside", "ERKIT_SAMPLER=collect")):
         cs = costs[kind]
