@@ -5,6 +5,7 @@
 
 #include "format/mpi_functions.h"
 #include "model/heap_leaks.h"
+#include "model/java_alloc_estimate.h"
 #include "model/mode_split.h"
 #include "model/hwc_pseudo.h"
 
@@ -103,8 +104,9 @@ void heap_events(const reader::Experiment& e, const std::function<void(const Eve
     ev.stack_id = h.stack_id;
     ev.tid = h.tid;
     ev.cpu = -1;
-    ev.values[kAlloc] = 1;
-    ev.values[kBalloc] = int64_t(h.size);
+    HeapEstimate est = heap_estimate(h);  // a sampled Java object: the objects it stands for
+    ev.values[kAlloc] = est.count;
+    ev.values[kBalloc] = est.bytes;
     if (leaked[i]) {
       ev.values[kLeak] = 1;
       ev.values[kBleak] = int64_t(h.size);

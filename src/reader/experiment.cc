@@ -407,6 +407,7 @@ void read_data(Experiment& e) {
         case format::kRecHeapMmap:
         case format::kRecHeapMunmap:
         case format::kRecHeapJavaAlloc:
+        case format::kRecHeapJavaSample:
         case format::kRecLegacyHeapEvent: {
           format::HeapEvent r;
           if (!format::decode_heap_record(rk, p, size, &r)) ++bad;
