@@ -55,7 +55,8 @@ std::optional<std::vector<uint32_t>> select_metrics(const model::Profile& p, con
     uint32_t m = model::metric_index(name);
     if (m >= model::kMetricCount) {
       std::string known;
-      for (const auto& d : model::metric_defs()) known += (known.empty() ? "" : ", ") + d.name;
+      for (const auto& d : model::metric_defs())
+        if (!d.cycles_time) known += (known.empty() ? "" : ", ") + d.name;
       *error = fmt::format("unknown metric '{}' (known: {})", name, known);
       return std::nullopt;
     }
