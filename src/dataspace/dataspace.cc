@@ -162,10 +162,10 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps, const Si
           auto st = e.stacks.find(r.stack_id);
           auto code_of = [&](uint64_t pc) {
             FrameCode fc;
-            if (const reader::LoadObject* lo = e.object_at(pc, ev.tstamp_ns)) {
-              fc.bias = lo->bias;
-              fc.locals = files.stack_locals(lo->symbol_file());
-              if (fc.locals) fc.types = &files.table(lo->symbol_file());
+            if (const reader::LoadObject* fo = e.object_at(pc, ev.tstamp_ns)) {
+              fc.bias = fo->bias;
+              fc.locals = files.stack_locals(fo->symbol_file());
+              if (fc.locals) fc.types = &files.table(fo->symbol_file());
             }
             return fc;
           };
