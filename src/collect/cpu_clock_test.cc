@@ -31,7 +31,7 @@ TEST(CpuClock, ParsesCpuinfoMhzLines) {
   EXPECT_TRUE(parse_cpuinfo_khz("processor : 0\nBogoMIPS : 50.00\n").empty());  // aarch64: no MHz
 }
 
-class FakeRoot : public ::testing::Test {
+class CpuClockRoot : public ::testing::Test {
  protected:
   void SetUp() override {
     root = std::filesystem::temp_directory_path() / ("erkit_cpu_clock_" + std::to_string(getpid()));
@@ -46,7 +46,7 @@ class FakeRoot : public ::testing::Test {
   std::filesystem::path root;
 };
 
-TEST_F(FakeRoot, CpufreqFirstThenCpuinfo) {
+TEST_F(CpuClockRoot, CpufreqFirstThenCpuinfo) {
   put("proc/cpuinfo", "cpu MHz\t\t: 1000.000\ncpu MHz\t\t: 1000.000\n");
   std::filesystem::create_directories(root / "sys/devices/system/cpu/cpu0");
   std::filesystem::create_directories(root / "sys/devices/system/cpu/cpu1");
@@ -63,7 +63,7 @@ TEST_F(FakeRoot, CpufreqFirstThenCpuinfo) {
   EXPECT_EQ(c.cpus, (std::vector<uint64_t>{2'000'000, 3'000'000}));
 }
 
-TEST_F(FakeRoot, NoRateNoLine) {
+TEST_F(CpuClockRoot, NoRateNoLine) {
   CpuClock c = probe_cpu_clock(root.string());
   EXPECT_EQ(c.khz, 0u);
   EXPECT_EQ(cpu_clock_log_line(c), "");
