@@ -78,6 +78,7 @@ struct Part {
   std::unordered_map<uint32_t, uint32_t> thread_slot;
   std::vector<int32_t> cpus;
   bool omp_states = false;
+  bool mode_split = false;
 };
 
 void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end, Part& p) {
@@ -114,6 +115,7 @@ void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end,
     }
     clock_sample_values(*s, v);
     p.omp_states |= s->omp_state != 0;
+    p.mode_split |= (s->flags & format::kClockFlagInSyscall) != 0;
     int64_t* sum = p.stacks[slot].values;
     for (uint32_t m = 0; m < kClockSumCount; ++m) sum[m] += v[m];
     if (last_thread == UINT32_MAX || s->tid != last_tid) {
@@ -160,12 +162,14 @@ ClockScan scan_clock_samples(const reader::Experiment& e, unsigned workers) {
     out.threads = std::move(parts[0].threads);
     out.cpus = std::move(parts[0].cpus);
     out.omp_states = parts[0].omp_states;
+    out.mode_split = parts[0].mode_split;
     return out;
   }
   SlotIndex slot;
   std::unordered_map<uint32_t, uint32_t> thread_slot;
   for (Part& p : parts) {
     out.omp_states |= p.omp_states;
+    out.mode_split |= p.mode_split;
     for (const ClockStackSum& s : p.stacks) {
       bool fresh = false;
       uint32_t at = slot.find_or_add(s.stack_id, uint32_t(out.stacks.size()), &fresh);
