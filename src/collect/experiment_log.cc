@@ -8,6 +8,7 @@
 #include <csignal>
 #include <filesystem>
 
+#include "collect/cpu_clock.h"
 #include "collect/launch.h"
 #include "common/text_escape.h"
 #include "common/version.h"
@@ -55,6 +56,8 @@ void ExperimentLog::write_header(const Options& o, const LaunchContext& ctx) {
   append(fmt::format("0 setting name=archive value={}", o.archive));
   append(fmt::format("0 setting name=limit mb={}", o.size_limit_mb));
   for (const auto& l : hwc_log_lines(o.hwc)) append(l);
+  // The CPUs' clock rate: er_print shows cycle-type counters as time with it (issue 19).
+  if (std::string l = cpu_clock_log_line(probe_cpu_clock()); !l.empty()) append(l);
   if (o.clock_dataspace) append("0 setting name=clock_dataspace on=1");
   if (!ctx.emulation.machine.empty())
     append(fmt::format("0 setting name=emulation machine={} emulator={} sysroot={}", ctx.emulation.machine,

@@ -172,6 +172,8 @@ std::vector<uint32_t> Profile::available_metrics() const {
       if (auto it = c.find("name"); it != c.end()) {
         uint32_t m = metric_index(it->second);
         if (m < kMetricCount) hwc[m] = true;
+        // Its time form where the experiment recorded the CPU clock rate (issue 19).
+        if (uint32_t t = cycles_time_metric(m); t < kMetricCount && e.log.cpu_khz) hwc[t] = true;
       }
     if (e.log.kernel) {  // er_kernel: its own metrics instead of the user microstates
       kernel = true;

@@ -103,6 +103,8 @@ void read_log(Experiment& e) {
         if (l.hwc_counters.size() <= size_t(idx)) l.hwc_counters.resize(size_t(idx) + 1);
         l.hwc_counters[size_t(idx)] = ev->fields;
       }
+    } else if (n == "cpu_clock") {
+      l.cpu_khz = uint64_t(std::max<int64_t>(0, ev->get_int("khz").value_or(0)));
     } else if (n == "setting") {
       l.settings[ev->get("name")] = ev->fields;
       if (ev->get("name") == "clock") l.clock_interval_ns = uint64_t(ev->get_int("interval_ns").value_or(0));

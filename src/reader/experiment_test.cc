@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "collect/cpu_clock.h"
 #include "collect/experiment_log.h"
 #include "collect/launch.h"
 #include "collect/options.h"
@@ -107,6 +108,8 @@ TEST_F(RoundTripTest, RunLog) {
   EXPECT_EQ(r.os, "6.1.0-13-amd64");
   EXPECT_EQ(r.ncpus, 16);
   EXPECT_EQ(r.pagesize, 4096);
+  // collect's "cpu_clock" line: this machine's rate (0 where it shows none; issue 19).
+  EXPECT_EQ(r.cpu_khz, collect::probe_cpu_clock().khz);
   EXPECT_EQ(r.realtime_start_ns, 1700000000123456789);
   EXPECT_EQ(r.clock_interval_ns, 997000u);
   ASSERT_EQ(r.settings.count("clock"), 1u);
