@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <unordered_map>
 
 #include "common/progress.h"
@@ -13,7 +15,10 @@
 
 namespace erkit::model {
 
-Profile::Profile() : resolver_(std::make_unique<StackResolver>(funcs_, sym_cache_)) {}
+Profile::Profile() : resolver_(std::make_unique<StackResolver>(funcs_, sym_cache_)) {
+  // ERKIT_CLOCK_SCAN=off: the sample-by-sample pass, for comparing the two (bench/scale).
+  if (const char* v = std::getenv("ERKIT_CLOCK_SCAN"); v && std::string_view(v) == "off") clock_scan_ = false;
+}
 Profile::~Profile() = default;
 
 namespace {
