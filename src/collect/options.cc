@@ -35,6 +35,19 @@ std::optional<int> parse_positive_int(const std::string& v) {
   return n > 0 ? std::optional<int>(n) : std::nullopt;
 }
 
+// "2", "0.2", "1.25" seconds as whole milliseconds (at least 1); digits and one '.' only, at
+// most three decimals (the sampler's resolution).
+std::optional<int64_t> parse_seconds_as_ms(const std::string& v) {
+  size_t dot = v.find('.');
+  std::string whole = v.substr(0, dot), frac = dot == std::string::npos ? "" : v.substr(dot + 1);
+  if (v.empty() || whole.size() > 6 || frac.size() > 3 || (whole.empty() && frac.empty())) return std::nullopt;
+  for (char c : whole + frac)
+    if (c < '0' || c > '9') return std::nullopt;
+  frac.resize(3, '0');
+  int64_t ms = (whole.empty() ? 0 : std::stoll(whole)) * 1000 + std::stoll(frac);
+  return ms > 0 ? std::optional<int64_t>(ms) : std::nullopt;
+}
+
 const std::map<std::string, int>& signal_table() {
   static const std::map<std::string, int> t = {
       {"HUP", SIGHUP},   {"INT", SIGINT},     {"QUIT", SIGQUIT}, {"ILL", SIGILL},   {"TRAP", SIGTRAP},
@@ -225,8 +238,8 @@ ParseResult parse_options(const std::vector<std::string>& args) {
         if (v == "off") o.sample_interval_ms = 0;
         else if (v == "on") o.sample_interval_ms = 1000;
         // At most a day: n * 1000 ms must fit an int (-S 10000100 overflowed: fuzz_collect_options).
-        else if (auto n = parse_positive_int(v); n && *n <= 86400) o.sample_interval_ms = *n * 1000;
-        else return fail(fmt::format("bad -S value '{}': use on, off or a number of seconds from 1 to 86400", v));
+        else if (auto ms = parse_seconds_as_ms(v); ms && *ms <= 86400 * 1000) o.sample_interval_ms = int(*ms);
+        else return fail(fmt::format("bad -S value '{}': use on, off or a number of seconds from 0.001 to 86400", v));
         break;
       case 'F':
         o.follow_explicit = true;

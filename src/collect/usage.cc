@@ -114,7 +114,7 @@ void print_dry_run(FILE* out, const Options& o, const LaunchContext& ctx, const 
   else
     fmt::print(out, "  Clock profiling:   off\n");
   fmt::print(out, "  Periodic samples:  {}\n",
-             o.sample_interval_ms ? fmt::format("every {} s", o.sample_interval_ms / 1000) : "off");
+             o.sample_interval_ms ? fmt::format("every {} s", o.sample_interval_ms % 1000 ? fmt::format("{:.3f}", o.sample_interval_ms / 1000.0) : fmt::format("{}", o.sample_interval_ms / 1000)) : "off");
   fmt::print(out, "  Heap tracing:      {}\n", o.heap_trace ? "on" : "off");
   fmt::print(out, "  Sync tracing:      {}\n", o.sync_trace);
   fmt::print(out, "  I/O tracing:       {}\n", o.io_trace ? "on" : "off");

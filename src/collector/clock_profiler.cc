@@ -151,7 +151,8 @@ void record_sample(ThreadState* ts, void* uc) {
   uint64_t ns[format::kMsCount] = {};
   ns[format::kMsUser] = du;
   ns[format::kMsSystem] = ds;
-  write_clock_record(ts, ts, stack_id, ns, 0);
+  write_clock_record(ts, ts, stack_id, ns,
+                     unwind::interrupted_in_syscall(uc) ? format::kClockFlagInSyscall : 0);
   hwc_clock_sample(ts, uc, stack_id, du + ds);  // -p on,+ : the data address of this sample
 }
 

@@ -11,6 +11,7 @@
 #include "collector/runtime.h"
 #include "collector/text_line.h"
 #include "format/experiment_format.h"
+#include "format/jit_files.h"
 
 namespace erkit::collector {
 namespace {
@@ -83,14 +84,15 @@ void dynamic_function_unload(const void* vaddr) {
   line.write_to(g_rt.map_fd);
 }
 
-// /tmp is shared: anyone may have put a file at /tmp/perf-<pid>.map before this process got
-// its pid (a symbolic link to a secret of the user collect runs as, a FIFO that blocks, a huge
-// or sparse file, a hard link). Only what this program could have written itself is copied.
-void dynamic_code_fini() {
-  if (!g_rt.active) return;
-  TextLine path;
-  path.str("/tmp/perf-").udec(uint64_t(getpid())).str(".map").chr(0);
-  int in = open(path.data(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+namespace {
+
+// Copies a JIT's file into the experiment. /tmp is shared: anyone may have put a file at
+// /tmp/perf-<pid>.map before this process got its pid (a symbolic link to a secret of the user
+// collect runs as, a FIFO that blocks, a huge or sparse file, a hard link). Only what this
+// program could have written itself is copied. whole_lines: cut a text file at a line end.
+void copy_jit_file(const char* path, const char* out_name, uint64_t max_bytes, bool whole_lines,
+                   const char* refused_key, const char* truncated_key) {
+  int in = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
   if (in < 0 && errno == ENOENT) return;
   struct stat st;
   const char* why = nullptr;
@@ -101,34 +103,83 @@ void dynamic_code_fini() {
   if (why) {
     if (in >= 0) close(in);
     TextLine text;
-    text.str(path.data()).str(" ").str(why).str(": not copied into the experiment");
-    log_warning("jit_map_refused", text.data());
+    text.str(path).str(" ").str(why).str(": not copied into the experiment");
+    log_warning(refused_key, text.data());
     return;
   }
-  int out = open_in_experiment(format::kJitMapFile, O_WRONLY | O_CREAT | O_TRUNC);
+  int out = open_in_experiment(out_name, O_WRONLY | O_CREAT | O_TRUNC);
   char buf[16384];
   ssize_t n;
   uint64_t copied = 0, last_line_end = 0;
   bool truncated = false;
   while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0) {
-    if (copied + uint64_t(n) > format::kJitMapMaxBytes) {
+    if (copied + uint64_t(n) > max_bytes) {
       truncated = true;
       break;
     }
     if (write(out, buf, size_t(n)) != n) break;
-    for (ssize_t i = 0; i < n; ++i)
+    for (ssize_t i = 0; whole_lines && i < n; ++i)
       if (buf[i] == '\n') last_line_end = copied + uint64_t(i) + 1;
     copied += uint64_t(n);
   }
   if (out >= 0 && truncated) {
-    TextLine text;  // whole lines only
-    if (ftruncate(out, off_t(last_line_end)) != 0) text.str("(could not cut at a line end) ");
-    text.str(path.data()).str(" is larger than ").udec(format::kJitMapMaxBytes >> 20);
-    text.str(" MiB: only its first lines were copied");
-    log_warning("jit_map_truncated", text.data());
+    TextLine text;
+    if (whole_lines && ftruncate(out, off_t(last_line_end)) != 0) text.str("(could not cut at a line end) ");
+    text.str(path).str(" is larger than ").udec(max_bytes >> 20);
+    text.str(whole_lines ? " MiB: only its first lines were copied" : " MiB: only its first records were copied");
+    log_warning(truncated_key, text.data());
   }
   if (out >= 0) close(out);
   close(in);
+}
+
+// The jitdump file a JIT maps while it runs (perf's convention: jit-<pid>.dump, mapped so that
+// profilers find it), from /proc/self/maps; false if none is mapped.
+bool mapped_jitdump(char* path, size_t cap) {
+  TextLine want;
+  want.str("/jit-").udec(uint64_t(getpid())).str(".dump");
+  const size_t wl = want.size();
+  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buf[8192];
+  char line[4352];
+  size_t ll = 0;
+  bool found = false, overlong = false;
+  ssize_t n;
+  while (!found && (n = read(fd, buf, sizeof buf)) > 0) {
+    for (ssize_t i = 0; i < n && !found; ++i) {
+      if (buf[i] != '\n') {
+        if (ll < sizeof line - 1) line[ll++] = buf[i];
+        else overlong = true;
+        continue;
+      }
+      line[ll] = 0;
+      const char* slash = strchr(line, '/');  // the path column
+      if (!overlong && slash && ll >= wl && memcmp(line + ll - wl, want.data(), wl) == 0 &&
+          size_t(line + ll - slash) < cap) {
+        memcpy(path, slash, size_t(line + ll - slash) + 1);
+        found = true;
+      }
+      ll = 0;
+      overlong = false;
+    }
+  }
+  close(fd);
+  return found;
+}
+
+}  // namespace
+
+void dynamic_code_fini() {
+  if (!g_rt.active) return;
+  TextLine path;
+  path.str("/tmp/perf-").udec(uint64_t(getpid())).str(".map").chr(0);
+  copy_jit_file(path.data(), format::kJitMapFile, format::kJitMapMaxBytes, true, "jit_map_refused",
+                "jit_map_truncated");
+  char dump[4096];
+  if (mapped_jitdump(dump, sizeof dump))
+    copy_jit_file(dump, format::kJitDumpFile, format::kJitDumpMaxBytes, false, "jitdump_refused",
+                  "jitdump_truncated");
 }
 
 }  // namespace erkit::collector

@@ -142,6 +142,10 @@ std::vector<const Remark*> Commentary::for_line(const std::string& source_file, 
   std::vector<const Remark*> out;
   for (const auto& r : remarks_)
     if (r.line == line && (r.classes & classes) && same_source(r.file, source_file)) out.push_back(&r);
+  // Both -fopt-info text and -fsave-optimization-record JSON of one compilation: the JSON's
+  // remarks only (issue 15 item 9: each remark was printed twice, in two wordings).
+  bool structured = std::any_of(out.begin(), out.end(), [](const Remark* r) { return !r->from_opt_info; });
+  if (structured) std::erase_if(out, [](const Remark* r) { return r->from_opt_info; });
   // Several remarks at one line: in column order, as the compiler met them.
   std::stable_sort(out.begin(), out.end(), [](const Remark* a, const Remark* b) { return a->column < b->column; });
   return out;

@@ -18,6 +18,9 @@ struct Remark {
   uint32_t classes = 0;  // com_spec classes this remark belongs to
   std::string text;
   std::string function;
+  // From -fopt-info text: at a line where structured records (JSON, YAML) of the same code
+  // speak too, those are shown instead (the same remarks, with more detail).
+  bool from_opt_info = false;
 };
 
 // Parsers for each record format; bad input gives false with *error.

@@ -190,6 +190,21 @@ TEST_F(LiveRecords, GccOptInfoFile) {
   EXPECT_FALSE(c.for_line("rec.c", 5, kLoop).empty());
 }
 
+// Issue 15 item 9: gcc asked for both records writes each remark twice (text and JSON, in two
+// wordings); each is shown once, from the JSON (which names the inlined function's file).
+TEST_F(LiveRecords, GccTextAndJsonRecordsShowEachRemarkOnce) {
+  ASSERT_EQ(compile("gcc", "-fsave-optimization-record -fopt-info-all=rec.optinfo"), 0);
+  Commentary c = load();
+  ASSERT_EQ(c.files_read().size(), 2u);
+  auto at10 = c.for_line("rec.c", 10, kInline);
+  size_t scale = 0;
+  for (const auto* r : at10) scale += r->text.find("scale_helper") != std::string::npos;
+  EXPECT_EQ(scale, 1u);
+  ASSERT_FALSE(at10.empty());
+  EXPECT_NE(at10[0]->text.find("from source file rec_helper.h"), std::string::npos) << at10[0]->text;
+  EXPECT_EQ(c.for_line("rec.c", 5, kLoop).size(), 1u);
+}
+
 TEST_F(LiveRecords, Clang) {
   ASSERT_EQ(compile("clang", "-fsave-optimization-record"), 0);
   Commentary c = load();

@@ -384,6 +384,7 @@ bool read_gcc_opt_info(const std::string& text, std::vector<Remark>* out) {
     r.column = uint32_t(std::stoul(m[3].str()));
     r.text = gcc_phrase(msg, "", "", cls, success);
     r.classes = success ? (cls | kBasic) : kQuery;
+    r.from_opt_info = true;
     out->push_back(std::move(r));
   }
   return any;

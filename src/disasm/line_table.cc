@@ -10,6 +10,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "symbols/relocatable.h"
+
 namespace erkit::disasm {
 
 bool path_matches(const std::string& path, const std::string& want) {
@@ -47,11 +49,21 @@ std::unique_ptr<LineTable> LineTable::open(const std::string& path, const std::s
   auto t = std::unique_ptr<LineTable>(new LineTable);
   t->files_.push_back("");
   std::unique_ptr<DwarfFile> f;
+  std::unique_ptr<symbols::RelocatableObject> rel;
+  Dwarf* dw = nullptr;
   if (!debug_path.empty()) {
     f = std::make_unique<DwarfFile>(debug_path);
     if (!f->dw) f.reset();
   }
-  if (!f) {
+  if (!f && symbols::is_relocatable(path)) {
+    // A .o: its DWARF is only right with its relocations applied, in the section layout the
+    // symbols and the code use (symbols/relocatable.h; issue 15 item 8).
+    std::string rerr;
+    rel = symbols::RelocatableObject::open(path, &rerr);
+    dw = rel ? rel->dwarf() : nullptr;
+    if (!dw) return t;  // no DWARF: no lines
+  }
+  if (!f && !dw) {
     f = std::make_unique<DwarfFile>(path);
     if (f->fd < 0) {
       *error = path + ": " + std::strerror(errno);
@@ -59,6 +71,7 @@ std::unique_ptr<LineTable> LineTable::open(const std::string& path, const std::s
     }
     if (!f->dw) return t;  // no DWARF: no lines
   }
+  if (!dw) dw = f->dw;
   std::unordered_map<std::string, uint32_t> file_ids;
   std::string comp_dir;
   auto intern = [&](const char* s) -> uint32_t {
@@ -71,11 +84,11 @@ std::unique_ptr<LineTable> LineTable::open(const std::string& path, const std::s
   };
   Dwarf_Off off = 0, next = 0;
   size_t hsize = 0;
-  while (dwarf_nextcu(f->dw, off, &next, &hsize, nullptr, nullptr, nullptr) == 0) {
+  while (dwarf_nextcu(dw, off, &next, &hsize, nullptr, nullptr, nullptr) == 0) {
     Dwarf_Die cudie;
     Dwarf_Off die_off = off + hsize;
     off = next;
-    if (!dwarf_offdie(f->dw, die_off, &cudie)) continue;
+    if (!dwarf_offdie(dw, die_off, &cudie)) continue;
     CompileUnit cu;
     cu.comp_dir = attr_string(&cudie, DW_AT_comp_dir);
     cu.name = attr_string(&cudie, DW_AT_name);

@@ -39,6 +39,11 @@ std::unique_ptr<ObjectCode> ObjectCode::open(const std::string& path, std::strin
     code->arch_ = eh.e_machine == EM_X86_64 ? Arch::X86_64 : eh.e_machine == EM_AARCH64 ? Arch::AArch64 : Arch::Unknown;
     code->relocatable_ = eh.e_type == ET_REL;
   }
+  std::unique_ptr<symbols::RelocatableObject> layout;
+  if (code->relocatable_) {
+    std::string lerr;
+    layout = symbols::RelocatableObject::open(path, &lerr);
+  }
   size_t shstrndx = 0;
   elf_getshdrstrndx(elf, &shstrndx);
   for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
@@ -50,6 +55,15 @@ std::unique_ptr<ObjectCode> ObjectCode::open(const std::string& path, std::strin
     const char* name = elf_strptr(elf, shstrndx, sh.sh_name);
     s.name = name ? name : "";
     s.addr = sh.sh_addr;
+    if (layout) {
+      // A .o: every section is at 0 in the file; take libdwfl's layout, the one symbols and
+      // lines use, and the section's relocations.
+      for (const auto& p : layout->sections())
+        if (p.index == elf_ndxscn(scn)) {
+          s.addr = p.addr;
+          s.relocs = p.relocs;
+        }
+    }
     const auto* p = static_cast<const uint8_t*>(d->d_buf);
     s.bytes.assign(p, p + d->d_size);
     code->sections_.push_back(std::move(s));
@@ -67,7 +81,7 @@ const CodeSection* ObjectCode::section_at(uint64_t addr) const {
   const CodeSection* found = nullptr;
   for (const auto& s : sections_) {
     if (addr < s.addr || addr >= s.addr + s.bytes.size()) continue;
-    if (!found || s.name == ".text") found = &s;
+    if (!found || s.name == ".text") found = &s;  // a .o without its layout: sections overlap
   }
   return found;
 }

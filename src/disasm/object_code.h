@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "symbols/relocatable.h"
+
 namespace erkit::disasm {
 
 enum class Arch { Unknown, X86_64, AArch64 };
@@ -15,6 +17,8 @@ struct CodeSection {
   std::string name;
   uint64_t addr = 0;
   std::vector<uint8_t> bytes;
+  // A relocatable object's: the relocations in this section (calls to other functions).
+  std::vector<symbols::PlacedReloc> relocs;
 };
 
 class ObjectCode {
@@ -23,11 +27,11 @@ class ObjectCode {
   static std::unique_ptr<ObjectCode> open(const std::string& path, std::string* error);
 
   Arch arch() const { return arch_; }
-  bool relocatable() const { return relocatable_; }  // a .o: every section starts at 0
+  // A .o: its sections are at libdwfl's layout (symbols/relocatable.h), as symbols and lines.
+  bool relocatable() const { return relocatable_; }
   const std::string& path() const { return path_; }
   const std::vector<CodeSection>& sections() const { return sections_; }
   // The bytes of [lo, hi) clipped to the executable section containing lo; empty if none.
-  // For relocatable objects `.text` is preferred where sections overlap.
   std::vector<uint8_t> bytes(uint64_t lo, uint64_t hi) const;
   const CodeSection* section_at(uint64_t addr) const;
 

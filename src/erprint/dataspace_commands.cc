@@ -30,12 +30,13 @@ DsState& state(Session& s) {
     auto namer = [&p](uint32_t x, uint64_t stack_id, uint64_t) -> std::string {
       const model::ResolvedStack* rs = p.resolver().find(x, stack_id);
       if (!rs || rs->frames.empty()) return {};
-      // The first frame outside the collector (its malloc interposer is the leaf).
+      // The leaf is the allocator the program called (the collector's interposer, shown as the
+      // real function); the site is the first frame above it outside the collector.
       auto in_collector = [&p](const model::FrameRef& f) {
         model::ObjId o = p.functions().at(f.func).object;
         return o < p.functions().object_count() && p.functions().object(o).name.starts_with("libcollector");
       };
-      size_t i = 0;
+      size_t i = rs->frames.size() > 1 ? 1 : 0;
       while (i + 1 < rs->frames.size() && in_collector(rs->frames[i])) ++i;
       const model::FrameRef& f = rs->frames[i];
       std::string name = p.functions().at(f.func).name;

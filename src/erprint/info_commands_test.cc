@@ -37,6 +37,7 @@ Collector version: erkit test; Host 'box' (x86_64, Linux 6.1)
   Hardware: 4 CPUs, page size 4096
 Data collection parameters:
   Clock-profiling, interval = 10000 microsecs.
+Clock samples: 10; unwind failures: 0 (0.0 %); truncated stacks: 0 (0.0 %)
 Target exited with status 3
 Experiment Ended: 0.100 s
 )");
@@ -81,6 +82,7 @@ TEST_F(InfoCommands, Statistics) {
              0  Max resident set (KB)
              2  Threads
              2  Samples
+Clock samples: 10; unwind failures: 0 (0.0 %); truncated stacks: 0 (0.0 %)
 )");
   std::string one = run("sample_select 1\nstatistics");
   EXPECT_NE(one.find("         0.045  Process real time (sec.)\n         0.040  User CPU time"), std::string::npos) << one;

@@ -1,6 +1,8 @@
 // er_print: text-mode analysis of experiments (seed-spec §7); see invocation.h.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -66,6 +68,14 @@ int main(int argc, char** argv) {
   rcfile::RcDefaults rc = load_defaults();
   for (const auto& w : rc.warnings) fmt::print(stderr, "er_print: warning: {}\n", common::printable(w));
   Session s(std::move(rc));
+  // Leading en_desc commands decide whether descendants are loaded at all (they are by
+  // default); a later en_desc off deselects them instead.
+  for (const auto& a : inv.actions) {
+    if (a.kind != Action::Kind::Command || a.text.rfind("en_desc ", 0) != 0) break;
+    std::string arg = a.text.substr(8);  // as the invocation quoted it
+    arg.erase(std::remove_if(arg.begin(), arg.end(), [](char c) { return c == '"' || c == '\'' || c == ' '; }), arg.end());
+    if (arg == "off" || arg == "on") s.en_desc = arg == "on";
+  }
   for (const auto& e : inv.experiments) {
     std::string error;
     if (!s.load(e, &error)) return fail(error);

@@ -80,6 +80,7 @@ Session::Session(std::optional<rcfile::RcDefaults> rc_in) {
   if (auto v = rc.get("viewmode")) viewmode = *v;
   apply_viewmode();
   if (auto d = rc.get("en_desc")) en_desc = *d == "on";
+  if (auto v = rc.get("inline_frames")) profile_.set_inline_frames(*v == "on");
   source_ = std::make_unique<SourceSettings>();
   for (auto& w : apply_rc(rc, source_.get())) warnings.push_back(std::move(w));
   // Predefined memory-object types (Linux page and cache-line sizes), then .er.rc ones.

@@ -99,7 +99,7 @@ class Session {
   size_t limit = 0;
   views::NameOptions names;
   std::string viewmode = "user";
-  bool en_desc = false;
+  bool en_desc = true;  // gprofng's default: descendants are part of the profile
   FILE* out = stdout;  // commands write text here (JSON mode: captured and wrapped)
   OutputFormat format = OutputFormat::Text;
   InputMode input = InputMode::CommandLine;

@@ -281,6 +281,17 @@ void add_setting_commands(std::vector<Command>& t) {
                  return emit_report(s, "en_desc", fmt::format("current en_desc: {}\n", s.en_desc ? "on" : "off"),
                                     json::Value::object().set("current", s.en_desc));
                }});
+  t.push_back({"inline_frames", {}, 0, 1, "[on|off]",
+               "Show inlined functions as their own frames (on) or fold them into their caller (off, the default)",
+               [](Session& s, const auto& a) {
+                 if (!a.empty()) {
+                   if (a[0] != "on" && a[0] != "off") return command_error("inline_frames: give 'on' or 'off'");
+                   s.profile().set_inline_frames(a[0] == "on");
+                 }
+                 const bool on = s.profile().inline_frames();
+                 return emit_report(s, "inline_frames", fmt::format("current inline_frames: {}\n", on ? "on" : "off"),
+                                    json::Value::object().set("current", on));
+               }});
   t.push_back({"tabs", {}, 0, 1, "tab_spec", "Default Analyzer tabs (GUI only; checked and kept)",
                [](Session& s, const auto& a) {
                  return gui_setting(s, "tabs", a,

@@ -10,6 +10,7 @@
 
 #include "erprint/command_groups.h"
 #include "erprint/function_lookup.h"
+#include "erprint/recorded_code.h"
 #include "erprint/source_settings.h"
 #include "views/disasm_view.h"
 #include "views/java_disasm.h"
@@ -227,6 +228,7 @@ std::optional<CommandResult> run_java_disasm(Session& s, const std::vector<std::
 
 CommandResult run_disasm(Session& s, const std::vector<std::string>& a) {
   if (auto java = run_java_disasm(s, a)) return *java;
+  if (auto recorded = run_recorded_disasm(s, a)) return *recorded;  // code without a file
   Target t;
   std::string error;
   if (!resolve_target(s, a, &t, &error)) return err("disasm: " + error);

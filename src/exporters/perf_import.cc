@@ -67,7 +67,8 @@ std::vector<Segment> load_segments(const std::string& path) {
 
 class Importer {
  public:
-  Importer(const PerfScript& s, const std::string& dir, const std::string& cmd) : s_(s), dir_(dir), cmd_(cmd) {}
+  Importer(const PerfScript& s, const std::string& dir, const std::string& cmd, const PerfRunInfo& run)
+      : s_(s), dir_(dir), cmd_(cmd), run_(run) {}
 
   ImportResult run() {
     ImportResult r;
@@ -117,8 +118,14 @@ class Importer {
                            common::quote_value(cmd_), common::quote_value(exe)));
     w.log_line(fmt::format("0 setting name=clock interval_ns={}", interval));
     w.log_line(fmt::format("0 setting name=import source=perf"));
-    w.log_line(fmt::format("0 start pid={} ppid=-1 exe={} clock_interval_ns={}", main_pid_, common::quote_value(exe),
-                           interval));
+    std::string run;  // what perf's header told (issue 15: the header's fields were blank)
+    if (!run_.host.empty()) run += " host=" + common::quote_value(run_.host);
+    if (!run_.arch.empty()) run += " arch=" + common::quote_value(run_.arch);
+    if (!run_.os.empty()) run += " os=" + common::quote_value(run_.os);
+    if (run_.ncpus > 0) run += fmt::format(" ncpus={}", run_.ncpus);
+    if (run_.realtime_ns > 0) run += fmt::format(" realtime_ns={}", run_.realtime_ns);
+    w.log_line(fmt::format("0 start pid={} ppid=-1 exe={} clock_interval_ns={}{}", main_pid_, common::quote_value(exe),
+                           interval, run));
     for (const auto& [path, o] : objects_) w.load_object(path, o.bias, o.lo, o.hi, "-", 0);
     for (const auto& wmsg : r.warnings) w.log_line(fmt::format("0 warning text={}", common::quote_value(wmsg)));
 
@@ -290,6 +297,7 @@ class Importer {
   const PerfScript& s_;
   std::deque<PerfSample> cleaned_;  // clock samples with cleaned frames (stable addresses)
   std::string dir_, cmd_;
+  PerfRunInfo run_;
   int64_t main_pid_ = -1;
   uint64_t t0_ = 0;
   std::map<std::string, Object> objects_;
@@ -298,8 +306,9 @@ class Importer {
 
 }  // namespace
 
-ImportResult import_perf_script(const PerfScript& script, const std::string& dir, const std::string& command_line) {
-  return Importer(script, dir, command_line).run();
+ImportResult import_perf_script(const PerfScript& script, const std::string& dir, const std::string& command_line,
+                                const PerfRunInfo& run) {
+  return Importer(script, dir, command_line, run).run();
 }
 
 bool is_perf_data(const std::string& path) {
@@ -371,6 +380,11 @@ int run_captured(const std::vector<std::string>& args, std::string* out, std::st
 }
 
 }  // namespace
+
+std::string run_perf_header(const std::string& perf_data, const std::string& perf) {
+  std::string out, err;
+  return run_captured({perf, "report", "--header-only", "-i", perf_data}, &out, &err) == 0 ? out : "";
+}
 
 std::string run_perf_script(const std::string& perf_data, const std::string& perf, std::string* error) {
   auto attempt = [&](const std::string& fields, std::string* err) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "exporters/perf_header.h"
 #include "exporters/perf_script.h"
 
 namespace erkit::exporters {
@@ -23,11 +24,16 @@ struct ImportResult {
 };
 
 // Writes experiment `dir` (must not exist) from parsed perf script output.
-ImportResult import_perf_script(const PerfScript& script, const std::string& dir, const std::string& command_line);
+// `run`: the recording's host, OS, CPUs and start time for the experiment's header.
+ImportResult import_perf_script(const PerfScript& script, const std::string& dir, const std::string& command_line,
+                                const PerfRunInfo& run = {});
 
 // Runs `perf script` on a perf.data file; returns its text, or "" with *error set.
 // `perf` is the program to run (the PERF environment variable, else "perf").
 std::string run_perf_script(const std::string& perf_data, const std::string& perf, std::string* error);
+
+// Runs `perf report --header-only` on a perf.data file; its text, "" if perf failed.
+std::string run_perf_header(const std::string& perf_data, const std::string& perf);
 
 // True if the file starts with perf.data's magic ("PERFILE2").
 bool is_perf_data(const std::string& path);

@@ -168,6 +168,11 @@ inline constexpr uint32_t kClockFlagBlockedSample = 2u;  // sampled while blocke
 // -T (Kthr Time: on the CPU, <SLEEPING> or <STALLED>).
 inline constexpr uint32_t kClockFlagKernel = 4u;
 inline constexpr uint32_t kClockFlagKernelThread = 8u;
+// The sample interrupted the thread in a system call (its PC on or right after the syscall
+// instruction), not in user code. The analysis charges a sample's System time to the thread's
+// latest such stack and its User time to the latest user-code stack (docs/clock-profiling.md,
+// "User and System time per function").
+inline constexpr uint32_t kClockFlagInSyscall = 16u;
 
 // ---- Periodic samples (overview) -----------------------------------------------------------
 enum SampleReason : uint32_t {

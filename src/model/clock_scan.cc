@@ -78,6 +78,7 @@ struct Part {
   std::unordered_map<uint32_t, uint32_t> thread_slot;
   std::vector<int32_t> cpus;
   bool omp_states = false;
+  bool mode_split = false;
   // With a filter: per slot, the filter's context and the index (in e.clock) of the first
   // kept sample, kNotKept if none.
   std::vector<const void*> context;
@@ -125,6 +126,7 @@ void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end,
       __builtin_prefetch(&p.stacks[ahead], 1);
     }
     p.omp_states |= s->omp_state != 0;
+    p.mode_split |= (s->flags & format::kClockFlagInSyscall) != 0;
     if (filter) {
       if (!filter->keep(*s, p.context[slot])) continue;
       if (p.first_kept[slot] == kNotKept) {
@@ -166,6 +168,7 @@ ClockScan merge_kept(std::vector<Part>& parts) {
   std::unordered_map<uint32_t, uint32_t> thread_slot;
   for (Part& p : parts) {
     out.omp_states |= p.omp_states;
+    out.mode_split |= p.mode_split;
     for (size_t i = 0; i < p.stacks.size(); ++i) {
       if (p.first_kept[i] == kNotKept) continue;
       const ClockStackSum& s = p.stacks[i];
@@ -231,12 +234,14 @@ ClockScan scan(const reader::Experiment& e, const ClockSampleFilter* filter, uns
     out.threads = std::move(parts[0].threads);
     out.cpus = std::move(parts[0].cpus);
     out.omp_states = parts[0].omp_states;
+    out.mode_split = parts[0].mode_split;
     return out;
   }
   SlotIndex slot;
   std::unordered_map<uint32_t, uint32_t> thread_slot;
   for (Part& p : parts) {
     out.omp_states |= p.omp_states;
+    out.mode_split |= p.mode_split;
     for (const ClockStackSum& s : p.stacks) {
       bool fresh = false;
       uint32_t at = slot.find_or_add(s.stack_id, uint32_t(out.stacks.size()), &fresh);

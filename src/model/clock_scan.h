@@ -33,6 +33,9 @@ struct ClockScan {
   std::vector<ClockThreadSum> threads;  // in order of first sample
   std::vector<int32_t> cpus;            // recorded CPUs (>= 0), in order of first sample
   bool omp_states = false;              // a sample carries an OpenMP state
+  // A sample flagged in a system call: User and System time move between the stacks of a
+  // thread's samples (model/mode_split.h), so sums by stack are not the per-stack values.
+  bool mode_split = false;
 };
 
 // The metric values one sample contributes, indexed as kClockSumMetrics (the same values

@@ -5,6 +5,7 @@
 
 #include "format/mpi_functions.h"
 #include "model/heap_leaks.h"
+#include "model/mode_split.h"
 #include "model/hwc_pseudo.h"
 
 namespace erkit::model {
@@ -30,6 +31,23 @@ namespace {
 
 void clock_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
   EventRecord ev;
+  ModeSplitter modes;  // User and System time to the code that ran in each mode
+  std::vector<ModeSplitter::Share> moved;
+  uint32_t main_tid = 0;
+  // Experiments that flag no sample (older collectors, imports, kernel profiles) keep each
+  // sample's time where it was sampled.
+  bool split_modes = false;
+  for (const auto& s : e.clock) split_modes |= (s.flags & format::kClockFlagInSyscall) != 0;
+  auto emit_share = [&](const ModeSplitter::Share& share, bool main_thread) {
+    EventRecord m{};
+    m.tstamp_ns = share.tstamp_ns;
+    m.stack_id = share.stack_id;
+    m.tid = share.tid;
+    m.cpu = -1;
+    m.values[share.state] = m.values[kTotal] = int64_t(share.ns);
+    if (main_thread) m.values[kWall] = int64_t(share.ns);
+    fn(m);
+  };
   // An OpenMP program: every sample is in one of OMP Work, Wait, Overhead (samples before the
   // runtime started are serial work).
   bool omp = has_omp_samples(e);
@@ -48,10 +66,16 @@ void clock_events(const reader::Experiment& e, const std::function<void(const Ev
       fn(ev);
       continue;
     }
+    uint64_t ns[format::kMsCount];
+    std::memcpy(ns, s.ns, sizeof ns);
+    moved.clear();
+    if (split_modes && !(s.flags & format::kClockFlagBlockedSample))
+      modes.split(s.tid, s.tstamp_ns, s.stack_id, (s.flags & format::kClockFlagInSyscall) != 0, ns,
+                  &moved);
     int64_t total = 0;
     for (uint32_t m = 0; m < format::kMsCount; ++m) {
-      ev.values[m] = int64_t(s.ns[m]);  // microstate order equals the first metric indices
-      total += int64_t(s.ns[m]);
+      ev.values[m] = int64_t(ns[m]);  // microstate order equals the first metric indices
+      total += int64_t(ns[m]);
     }
     ev.values[kTotal] = total;
     if (s.flags & format::kClockFlagMainThread) ev.values[kWall] = total;
@@ -59,8 +83,13 @@ void clock_events(const reader::Experiment& e, const std::function<void(const Ev
     ev.omp_fork_stack = s.omp_fork_stack;
     ev.blocked = (s.flags & format::kClockFlagBlockedSample) != 0;
     if (omp) ev.values[omp_metric(s.omp_state)] = total;  // refined by Profile (openmp_view.h)
-    fn(ev);
+    if (total != 0 || !split_modes) fn(ev);
+    for (const auto& share : moved) emit_share(share, (s.flags & format::kClockFlagMainThread) != 0);
+    if (s.flags & format::kClockFlagMainThread) main_tid = s.tid;
   }
+  moved.clear();
+  modes.finish(&moved);
+  for (const auto& share : moved) emit_share(share, share.tid == main_tid);
 }
 
 void heap_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {

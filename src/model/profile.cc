@@ -121,6 +121,12 @@ void Profile::set_object_expanded(ObjId o, bool expanded) {
   computed_ = edges_computed_ = false;
 }
 
+void Profile::set_inline_frames(bool shown) {
+  if (inline_frames_ == shown) return;
+  inline_frames_ = shown;
+  computed_ = edges_computed_ = false;
+}
+
 FuncId Profile::object_function(ObjId o) const {
   auto it = object_funcs_.find(o);
   if (it != object_funcs_.end()) return it->second;
@@ -321,12 +327,13 @@ void Profile::compute() const {
       StackAggregate& a = aggs_[it->second];
       for (uint32_t m = 0; m < kMetricCount; ++m) a.values[m] += ev.values[m];
     };
-    // Without OpenMP states every clock sample of a stack lands in one aggregate: add the
-    // stack's sums (model/clock_scan.h) in order of first sample, which is the order the
-    // sample-by-sample pass creates the aggregates in. With a filter or selection the scan
-    // applies it per sample on its worker threads and sums what it keeps, in order of first
-    // kept sample (model/profile_clock_filter.cc).
-    if (clock_scan_ && !omp_exp) {
+    // Without OpenMP states or a User/System split between samples every clock sample of a
+    // stack lands in one aggregate with its own values: add the stack's sums
+    // (model/clock_scan.h) in order of first sample, which is the order the sample-by-sample
+    // pass creates the aggregates in. With a filter or selection the scan applies it per
+    // sample on its worker threads and sums what it keeps, in order of first kept sample
+    // (model/profile_clock_filter.cc).
+    if (clock_scan_ && !omp_exp && !clock_scans_[x].mode_split) {
       ClockScan filtered;
       if (pred_) filtered = filtered_clock_scan(x);
       for (const ClockStackSum& s : (pred_ ? filtered : clock_scans_[x]).stacks) {
@@ -351,6 +358,7 @@ void Profile::compute() const {
   for (StackAggregate& a : aggs_) {
     a.funcs.clear();
     for (const FrameRef& fr : a.stack->frames) {
+      if (fr.inlined && !inline_frames_) continue;  // folded into the function it is inlined in
       FuncId f = shown[fr.func];
       if (a.funcs.empty() || a.funcs.back() != f || f == fr.func) a.funcs.push_back(f);
     }
@@ -396,6 +404,10 @@ void Profile::compute_edges() const {
   };
   std::vector<Sighting> callers, callees;
   std::vector<uint32_t> stamp(funcs_.size(), UINT32_MAX);
+  // Outer occurrences of a recursive function still make edges (issue 15: main -> fib, ping
+  // <-> pong), listed with 0: their values went to the innermost occurrence. They point at a
+  // row of zeros after the aggregates.
+  const uint32_t zero_agg = uint32_t(aggs_.size());
   for (uint32_t ai = 0; ai < aggs_.size(); ++ai) {
     const auto& fr = aggs_[ai].funcs;
     // <Total> calls the outermost frame.
@@ -404,7 +416,11 @@ void Profile::compute_edges() const {
     // the one that receives the event (recursion is counted once, seed-spec §6.2).
     for (size_t k = 0; k < fr.size(); ++k) {
       FuncId f = fr[k];
-      if (stamp[f] == ai) continue;
+      if (stamp[f] == ai) {
+        callers.push_back({f, k + 1 < fr.size() ? fr[k + 1] : funcs_.total(), zero_agg});
+        callees.push_back({f, fr[k - 1], zero_agg});
+        continue;
+      }
       stamp[f] = ai;
       callers.push_back({f, k + 1 < fr.size() ? fr[k + 1] : funcs_.total(), ai});
       if (k > 0) callees.push_back({f, fr[k - 1], ai});
@@ -412,7 +428,7 @@ void Profile::compute_edges() const {
   }
   // The kept metrics of every aggregate, contiguous (sightings visit aggregates at random).
   const size_t nm = edge_metrics_.size();
-  std::vector<int64_t> agg_values(aggs_.size() * nm);
+  std::vector<int64_t> agg_values((aggs_.size() + 1) * nm);  // + the row of zeros
   for (size_t ai = 0; ai < aggs_.size(); ++ai)
     for (size_t m = 0; m < nm; ++m) agg_values[ai * nm + m] = aggs_[ai].values[edge_metrics_[m]];
   auto reduce = [&](std::vector<Sighting>& entries, EdgeTable& out) {

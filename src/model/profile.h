@@ -120,6 +120,11 @@ class Profile {
   // Load-object expansion (object_select/object_show/object_hide): a collapsed object's
   // functions are shown as one pseudo-function "<name>" owned by the object.
   void set_object_expanded(ObjId o, bool expanded);
+  // Inlined functions as their own frames (true) or folded into the function they were
+  // inlined into (false, the default, as perf and gprofng show them). Views that list
+  // functions follow it; line and PC views keep the inlined code's own lines.
+  void set_inline_frames(bool shown);
+  bool inline_frames() const { return inline_frames_; }
   bool object_expanded(ObjId o) const { return o >= collapsed_.size() || !collapsed_[o]; }
   // The pseudo-function standing for a collapsed object.
   FuncId object_function(ObjId o) const;
@@ -163,6 +168,7 @@ class Profile {
   std::vector<std::unordered_map<uint32_t, uint32_t>> thread_numbers_;  // tid -> number
   std::vector<std::vector<int32_t>> cpus_;
   std::vector<bool> collapsed_;                     // by ObjId
+  bool inline_frames_ = false;
   ViewMode view_mode_ = ViewMode::kUser;
   mutable std::unique_ptr<viewmode::OpenMpView> omp_view_;
   // Stacks as the view mode shows them, by (experiment, stack, state, fork stack).

@@ -69,6 +69,18 @@ FuncId StackResolver::static_function(ObjId obj, const symbols::ObjectSymbols* s
   // The gap starts no earlier than the PC's section (the symbol before may end in another,
   // e.g. the last PLT slot before .text).
   if (sec && start < sec->addr) start = sec->addr;
+  // The .eh_frame FDE around the PC bounds one function of code without symbols (issue 15):
+  // a stripped program's main, one and two stay apart.
+  uint64_t fde_lo = 0, fde_hi = 0;
+  if (syms && syms->fde_range(vaddr, &fde_lo, &fde_hi) && fde_lo >= start) {
+    FunctionEntry e;
+    e.name = fmt::format("<static>@{:#x} (<{}>)", fde_lo, funcs_.object(obj).name);
+    e.short_name = e.name;
+    e.object = obj;
+    e.addr = fde_lo;
+    e.size = fde_hi - fde_lo;
+    return funcs_.intern(std::move(e));
+  }
   FunctionEntry e;
   e.name = fmt::format("<static>@{:#x} (<{}>)", start, funcs_.object(obj).name);
   e.short_name = e.name;
@@ -114,7 +126,7 @@ StackResolver::PcResult StackResolver::symbolise(const reader::LoadObject& lo, u
     // An inlined frame has no address: the file of its line tells same-named static
     // functions of the object apart.
     FuncId f = funcs_.intern(std::move(e), fr.inlined ? fr.loc.file : std::string());
-    r.frames.insert(r.frames.begin(), FrameRef{f, 0, intern_line(fr.loc.file, fr.loc.line)});
+    r.frames.insert(r.frames.begin(), FrameRef{f, 0, intern_line(fr.loc.file, fr.loc.line), fr.inlined});
   }
   uint32_t pci = intern_pc(obj, vaddr, r.frames.back().func);
   for (auto& f : r.frames) f.pc = pci;
@@ -165,6 +177,16 @@ const StackResolver::PcResult& StackResolver::resolve_pc(uint32_t exp, const rea
   } else if (const reader::LoadObject* lo = e.object_at(pc, t)) {
     if (!leaf && is_collector_object(lo->path)) {
       // The collector's own frames (thread trampoline) are not the program's.
+    } else if (is_collector_object(lo->path)) {
+      // A traced call's event (the wrapper of pthread_mutex_lock, calloc, read): it belongs
+      // to the real function the program called, in the object that defines it (issue 15).
+      // The wrapper's name is looked up without interning it: an interned wrapper of the same
+      // name would make the real function's name ambiguous ("malloc (libc.so.6)").
+      const symbols::ObjectSymbols* syms = cache_.get(lo->symbol_file(), lo->build_id);
+      const symbols::FunctionInfo* wrapper = syms ? syms->function_at(pc - lo->bias) : nullptr;
+      FuncId real = wrapper ? real_function(e, strip_symbol_version(wrapper->name)) : kNoRealFunction;
+      if (real != kNoRealFunction) r.frames.push_back({real, 0, 0});
+      else r = symbolise(*lo, pc, leaf);
     } else {
       r = symbolise(*lo, pc, leaf);
     }
@@ -172,6 +194,41 @@ const StackResolver::PcResult& StackResolver::resolve_pc(uint32_t exp, const rea
     r.frames.push_back({funcs_.unknown(), 0, 0});
   }
   return pc_cache_.emplace(key, std::move(r)).first->second;
+}
+
+FuncId StackResolver::real_function(const reader::Experiment& e, const std::string& name) {
+  auto [it, fresh] = real_functions_.try_emplace(name, kNoRealFunction);
+  if (!fresh) return it->second;
+  // The version a program links against: the unversioned or default (`@@`) name, before a
+  // compatibility one (`pthread_cond_wait@GLIBC_2.2.5`, glibc's old_pthread_cond_wait).
+  auto rank = [&](const std::string& n) {
+    if (strip_symbol_version(n) != name) return 0;
+    size_t at = n.find('@');
+    return at == std::string::npos || n.compare(at, 2, "@@") == 0 ? 2 : 1;
+  };
+  for (const auto& lo : e.objects) {
+    if (is_collector_object(lo.path)) continue;
+    const symbols::ObjectSymbols* syms = cache_.get(lo.symbol_file(), lo.build_id);
+    if (!syms) continue;
+    const symbols::FunctionInfo* best = nullptr;
+    int best_rank = 0;
+    for (const auto& f : syms->functions()) {
+      if (f.from_dwarf_only || f.is_plt) continue;
+      int r = rank(f.name);
+      for (const auto& a : f.aliases) r = std::max(r, rank(a));
+      if (r > best_rank) best = &f, best_rank = r;
+    }
+    if (!best) continue;
+    FunctionEntry fe;
+    fe.name = fe.short_name = name;  // the name the program called
+    fe.object = funcs_.intern_object(lo.path, lo.build_id, lo.symbol_file());
+    fe.addr = best->addr;
+    fe.size = best->size;
+    fe.source_file = best->source_file;
+    // By name: the program called aligned_alloc, not memalign (one address in glibc).
+    return it->second = funcs_.intern_named(std::move(fe));
+  }
+  return kNoRealFunction;
 }
 
 const ResolvedStack& StackResolver::resolve(uint32_t exp, const reader::Experiment& e, uint64_t stack_id,

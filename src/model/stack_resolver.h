@@ -29,6 +29,7 @@ struct FrameRef {
   FuncId func;
   uint32_t pc;    // index into pcs()
   uint32_t line;  // index into lines()
+  bool inlined = false;  // code inlined into the next frame (folded unless inline_frames is on)
 };
 
 struct ResolvedStack {
@@ -68,6 +69,10 @@ class StackResolver {
   uint32_t intern_pc(ObjId obj, uint64_t vaddr, FuncId func);
   uint32_t intern_line(const std::string& file, uint32_t line);
   FuncId static_function(ObjId obj, const symbols::ObjectSymbols* syms, uint64_t vaddr);
+  // The function `name` of the first load object (not the collector) that defines it, or
+  // kNoRealFunction.
+  static constexpr FuncId kNoRealFunction = UINT32_MAX;
+  FuncId real_function(const reader::Experiment& e, const std::string& name);
 
   // Java stacks (viewmode/java_stack.cc).
   enum class CodeKind { kJvm, kGenerated, kNative };
@@ -93,6 +98,7 @@ class StackResolver {
   std::unordered_map<std::string, uint32_t> file_index_;
   std::vector<std::string> problems_;
   std::unordered_map<std::string, bool> reported_;
+  std::unordered_map<std::string, FuncId> real_functions_;  // collector wrapper name -> real one
 };
 
 }  // namespace erkit::model

@@ -33,7 +33,7 @@ struct DynamicFunction {
   uint64_t unload_ns = UINT64_MAX;
   std::vector<uint8_t> code;  // copied at load time (dyntext); empty if not available
   std::vector<std::pair<uint32_t, uint32_t>> lines;  // (offset from vaddr, source line), ascending
-  bool from_jit_map = false;  // named by a perf-<pid>.map file (no code, no lines)
+  bool from_jit_map = false;  // named by the JIT: perf-<pid>.map (no code, no lines) or jitdump (code, lines)
   // The source line of the instruction at `offset`, 0 if unknown.
   uint32_t line_at(uint64_t offset) const;
 };

@@ -12,6 +12,8 @@
 #include <sstream>
 
 #include "format/experiment_format.h"
+#include "format/jit_files.h"
+#include "reader/jitdump.h"
 #include "reader/text_file.h"
 
 namespace erkit::reader {
@@ -200,6 +202,18 @@ void read_dynamic_code(Experiment& e) {
       break;
     }
     off += need;
+  }
+  // A JIT's jitdump file (names, code and lines of its compiled functions), as the collector
+  // copied it; only a regular file of the experiment, never a link out of it.
+  {
+    std::string dump = e.path + "/" + format::kJitDumpFile;
+    struct stat ds;
+    if (lstat(dump.c_str(), &ds) == 0 && S_ISREG(ds.st_mode)) {
+      bool big = false;
+      std::vector<char> bytes = read_all(dump, format::kJitDumpMaxBytes, &big);
+      if (big) e.problems.push_back({format::kJitDumpFile, "damaged: larger than the collector copies; not read"});
+      read_jitdump(e, bytes, format::kJitDumpFile);
+    }
   }
   // A JIT's own symbol file. After an abnormal end the collector had no chance to copy it: take
   // it from /tmp now if it was written after this process started (pids are reused). It is

@@ -13,7 +13,7 @@ bool read_lifecycle_event(RunLog& log, const common::TextEvent& ev);
 bool read_dynamic_map_event(Experiment& e, const common::TextEvent& ev);
 // Attaches dyntext code and line tables to the dynamic functions, and adds a JIT's symbols
 // (jit.map; copied from /tmp/perf-<pid>.map on the first open if the process ended before the
-// collector could copy it).
+// collector could copy it) and a JIT's jitdump functions with their code (jit.dump).
 void read_dynamic_code(Experiment& e);
 
 }  // namespace erkit::reader

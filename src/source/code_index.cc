@@ -1,5 +1,6 @@
 #include "source/code_index.h"
 
+#include <elf.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,6 +14,34 @@ const std::string& CodeInstr::file() const {
 }
 
 uint32_t CodeInstr::line() const { return frames.empty() ? 0 : frames.front().loc.line; }
+
+namespace {
+
+// A call or jump in a relocatable object: its displacement is 0 in the file and the relocation says
+// where it goes (x86-64 PLT32/PC32: S + A - P from the end of the instruction; aarch64
+// CALL26/JUMP26: S + A). A defined target becomes the call's target; an undefined one is
+// named by its symbol.
+void resolve_call(disasm::Arch arch, const disasm::CodeSection& sec, disasm::Instruction* ins, std::string* symbol) {
+  auto it = std::lower_bound(sec.relocs.begin(), sec.relocs.end(), ins->addr,
+                             [](const symbols::PlacedReloc& r, uint64_t a) { return r.at < a; });
+  if (it == sec.relocs.end() || it->at >= ins->addr + ins->size) return;
+  uint64_t target = 0;
+  if (arch == disasm::Arch::X86_64 && (it->type == R_X86_64_PC32 || it->type == R_X86_64_PLT32)) {
+    target = uint64_t(int64_t(it->value) + it->addend - int64_t(it->at)) + ins->addr + ins->size;
+  } else if (arch == disasm::Arch::AArch64 && (it->type == R_AARCH64_JUMP26 || it->type == R_AARCH64_CALL26)) {
+    target = uint64_t(int64_t(it->value) + it->addend);
+  } else {
+    return;
+  }
+  if (it->defined) {
+    ins->target = target;
+    ins->has_target = true;
+  } else {
+    *symbol = it->symbol;
+  }
+}
+
+}  // namespace
 
 std::unique_ptr<ObjectCodeIndex> ObjectCodeIndex::open(const std::string& path, const std::string& build_id,
                                                        std::string* error) {
@@ -42,8 +71,16 @@ const FunctionCode& ObjectCodeIndex::function(const symbols::FunctionInfo& f) {
     uint64_t size = f.size ? f.size : 16;
     auto bytes = code_->bytes(f.addr, f.addr + size);
     if (bytes.empty()) fc.error = fmt::format("no code at {:#x} in {}", f.addr, path_);
-    for (auto& ins : dis_->decode(bytes.data(), bytes.size(), f.addr)) {
+    // A .o is decoded at its section offsets, so branch operands read as objdump's; the
+    // addresses are then moved back into the layout the symbols and lines use.
+    const disasm::CodeSection* sec = code_->relocatable() ? code_->section_at(f.addr) : nullptr;
+    const uint64_t shift = sec ? sec->addr : 0;
+    for (auto& ins : dis_->decode(bytes.data(), bytes.size(), f.addr - shift)) {
       CodeInstr ci;
+      ins.addr += shift;
+      if (ins.has_target) ins.target += shift;
+      if (sec && (ins.flow == disasm::Flow::Call || ins.flow == disasm::Flow::Jump))
+        resolve_call(code_->arch(), *sec, &ins, &ci.call_symbol);
       ci.frames = syms_->lookup(ins.addr);
       ci.ins = std::move(ins);
       fc.instrs.push_back(std::move(ci));
@@ -123,6 +160,20 @@ std::string ObjectCodeIndex::target_name(uint64_t addr) const {
   if (!f) return "";
   if (addr == f->addr) return f->name;
   return fmt::format("{}+{:#x}", f->name, addr - f->addr);
+}
+
+uint64_t ObjectCodeIndex::shown_addr(uint64_t addr) const {
+  const disasm::CodeSection* sec = code_ && code_->relocatable() ? code_->section_at(addr) : nullptr;
+  if (sec) return addr - sec->addr;
+  const symbols::SectionInfo* s = code_ && code_->relocatable() ? syms_->section_at(addr) : nullptr;
+  return s ? addr - s->addr : addr;
+}
+
+std::string ObjectCodeIndex::section_name(uint64_t addr) const {
+  if (!code_ || !code_->relocatable()) return "";
+  if (const disasm::CodeSection* sec = code_->section_at(addr)) return sec->name;
+  const symbols::SectionInfo* s = syms_->section_at(addr);
+  return s ? s->name : "";
 }
 
 ObjectCodeIndex* CodeIndexCache::get(const std::string& path, const std::string& build_id, std::string* error) {

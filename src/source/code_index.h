@@ -18,6 +18,9 @@ namespace erkit::source {
 struct CodeInstr {
   disasm::Instruction ins;
   std::vector<symbols::Frame> frames;  // innermost first; empty: no symbol covers it
+  // A call (or tail jump) in a relocatable object to a function it does not define: the
+  // symbol its relocation names (the instruction's own target is only the next instruction).
+  std::string call_symbol;
   const std::string& file() const;     // innermost source file ("" if unknown)
   uint32_t line() const;               // innermost line (0 if unknown)
 };
@@ -52,6 +55,11 @@ class ObjectCodeIndex {
   std::vector<symbols::FunctionInfo> functions_for_file(const std::vector<uint32_t>& files) const;
   // Name for a call/jump target: "puts@plt", "helper", "helper+0x10", or "".
   std::string target_name(uint64_t addr) const;
+  // The address as objdump and nm show it: for a relocatable object the offset in its section
+  // (the index lays a .o's sections out one after another, libdwfl's layout); else addr.
+  uint64_t shown_addr(uint64_t addr) const;
+  // For a relocatable object, the name of the section holding addr ("" otherwise).
+  std::string section_name(uint64_t addr) const;
 
  private:
   std::string path_;

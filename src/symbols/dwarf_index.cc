@@ -106,6 +106,8 @@ class CuBuilder {
     if (inlined) {
       n.call_file = file_index(attr_udata(die, DW_AT_call_file));
       n.call_line = attr_udata(die, DW_AT_call_line);
+      const char* decl = dwarf_decl_file(die);  // through DW_AT_abstract_origin
+      if (decl) n.decl_file = intern(decl);
     } else {
       n.decl_file = intern(dwarf_decl_file(die));
     }

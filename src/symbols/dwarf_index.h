@@ -23,7 +23,7 @@ struct LineRow {
 // A concrete function (root) or an inlined call inside one.
 struct ScopeNode {
   uint32_t name = 0;       // raw linkage name, else DW_AT_name (CuData::strings)
-  uint32_t decl_file = 0;  // roots: file of the definition
+  uint32_t decl_file = 0;  // file of the definition (inlined: of the inlined function)
   uint32_t call_file = 0;  // inlined: where the caller calls it
   uint32_t call_line = 0;
   uint32_t child_begin = 0, child_end = 0;  // into CuData::children

@@ -73,6 +73,20 @@ TEST_F(Libc, AliasesPreferThePublicName) {
   EXPECT_EQ(obj_->lookup(m->addr + 2).back().name, "malloc");
 }
 
+// Issue 15: glibc's read is exported weak (read, __read) beside the strong __libc_read and the
+// local __GI___libc_read; users know `read`, and no frame of its code names an alias.
+TEST_F(Libc, ReadIsNamedReadWithoutAliasFrames) {
+  const FunctionInfo* r = find("read");
+  ASSERT_TRUE(r);
+  EXPECT_NE(std::find(r->aliases.begin(), r->aliases.end(), "__libc_read"), r->aliases.end());
+  for (uint64_t a = r->addr; a < r->addr + r->size; ++a)
+    for (const Frame& f : obj_->lookup(a)) {
+      EXPECT_EQ(f.name.find("__GI_"), std::string::npos) << std::hex << a;
+      EXPECT_EQ(f.name.find("__libc_read"), std::string::npos) << std::hex << a;
+    }
+  EXPECT_EQ(obj_->lookup(r->addr + 1).back().name, "read");
+}
+
 TEST_F(Libc, InlinedFramesInsideQsort) {
   // Some PC of libc is inside inlined code with a caller chain; just check shape.
   size_t seen = 0;

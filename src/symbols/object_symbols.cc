@@ -7,8 +7,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include "symbols/dwarf_index.h"
 #include "symbols/internal.h"
@@ -103,7 +106,67 @@ class ObjectIndex {
   mutable std::map<std::pair<int, uint64_t>, std::unique_ptr<FunctionInfo>> dwarf_funcs;
   mutable std::once_flag funcs_once;
   mutable std::vector<FunctionInfo> funcs;
+
+  // The symbol-table function one of whose names (shown or alias) is `raw`, or null: DWARF
+  // names inlined code by its internal alias (glibc's __GI___libc_read), users know the public
+  // name the symbol table shows (read).
+  const SymEntry* entry_named(const std::string& raw) const {
+    std::call_once(alias_once, [this] {
+      for (uint32_t i = 0; i < symtab.entries.size(); ++i) {
+        const SymEntry& e = symtab.entries[i];
+        if (e.plt) continue;
+        alias_map.emplace(symtab.strings[e.name], i);
+        for (uint32_t a = e.alias_begin; a < e.alias_end; ++a) alias_map.emplace(symtab.strings[symtab.aliases[a]], i);
+      }
+    });
+    auto it = alias_map.find(raw);
+    return it == alias_map.end() ? nullptr : &symtab.entries[it->second];
+  }
+  mutable std::once_flag alias_once;
+  mutable std::unordered_map<std::string_view, uint32_t> alias_map;
+  // Start address of every .eh_frame FDE, sorted (from .eh_frame_hdr's search table).
+  std::vector<uint64_t> fde_starts;
 };
+
+namespace {
+// The FDE start addresses of .eh_frame_hdr's binary-search table, in the encodings every
+// toolchain here emits (eh_frame_ptr pcrel|sdata4, fde_count udata4, table datarel|sdata4);
+// empty for anything else.
+std::vector<uint64_t> read_fde_starts(Elf* elf) {
+  std::vector<uint64_t> out;
+  size_t shstrndx = 0;
+  if (elf_getshdrstrndx(elf, &shstrndx) != 0) return out;
+  for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn)) != nullptr;) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS) continue;
+    const char* name = elf_strptr(elf, shstrndx, sh.sh_name);
+    if (!name || std::strcmp(name, ".eh_frame_hdr") != 0) continue;
+    Elf_Data* d = elf_getdata(scn, nullptr);
+    if (!d || !d->d_buf || d->d_size < 12) return out;
+    const auto* b = static_cast<const uint8_t*>(d->d_buf);
+    if (b[0] != 1 || b[1] != 0x1b || b[2] != 0x03 || b[3] != 0x3b) return out;
+    uint32_t count = 0;
+    std::memcpy(&count, b + 8, 4);
+    if (d->d_size < 12 + uint64_t(count) * 8) return out;
+    out.reserve(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      int32_t rel = 0;
+      std::memcpy(&rel, b + 12 + uint64_t(i) * 8, 4);
+      out.push_back(uint64_t(int64_t(sh.sh_addr) + rel));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  return out;
+}
+
+// Compiler intrinsics (_mm_cmpeq_epi8 from emmintrin.h, ...) are instructions, not functions:
+// their inlined frames are always folded into the code that uses them.
+bool is_intrinsic_header(const std::string& file) {
+  const std::string_view f(file);
+  return f.size() >= 8 && f.substr(f.size() - 8) == "intrin.h";
+}
+}  // namespace
 
 namespace {
 
@@ -228,10 +291,9 @@ std::unique_ptr<ObjectSymbols> ObjectSymbols::open(const std::string& path, cons
   ix->path = path;
   ix->dwfl = dwfl_begin(&kCallbacks);
   if (!ix->dwfl) return fail(dwfl_errmsg(-1));
-  dwfl_report_begin(ix->dwfl);
-  // base 0 with add_p_vaddr: module addresses are the file's own virtual addresses.
-  Dwfl_Module* mod = dwfl_report_elf(ix->dwfl, path.c_str(), path.c_str(), -1, 0, true);
-  dwfl_report_end(ix->dwfl, nullptr, nullptr);
+  // Module addresses are the file's own virtual addresses (a .o: libdwfl's section layout,
+  // shared with the code and line readers through relocatable.h).
+  Dwfl_Module* mod = report_at_file_addresses(ix->dwfl, path);
   if (!mod) return fail(dwfl_errmsg(-1));
 
   const unsigned char* bits = nullptr;
@@ -251,6 +313,7 @@ std::unique_ptr<ObjectSymbols> ObjectSymbols::open(const std::string& path, cons
   if (!main_elf) return fail(dwfl_errmsg(-1));
   if (bias != 0) return fail("unexpected load bias");  // cannot happen with base 0 (see above)
   ix->sections = alloc_sections(main_elf);
+  ix->fde_starts = read_fde_starts(main_elf);
   ix->symtab = build_symbol_table(mod, main_elf);
   ix->sym_slots = std::make_unique<std::atomic<const ObjectIndex::CachedNames*>[]>(ix->symtab.entries.size());
   ix->func_slots = std::make_unique<std::atomic<const FunctionInfo*>[]>(ix->symtab.entries.size());
@@ -273,10 +336,22 @@ std::vector<Frame> ObjectSymbols::lookup(uint64_t vaddr) const {
       if (const LineRow* r = cu->line_at(vaddr)) here = {cu->strings[r->file], r->line};
     }
   }
+  auto public_name = [&](const std::string& raw) {
+    const SymEntry* e = ix.entry_named(raw);
+    return e ? ix.sym_names(*e).names.long_name : ix.dwarf_names(raw).names.long_name;
+  };
   // chain[0] is the concrete function, chain[k>0] inlined calls; frames go innermost first.
   for (size_t k = chain.size(); k-- > 1;) {
     const ScopeNode& n = cu->nodes[chain[k]];
-    Frame f = ix.make_frame(ix.dwarf_names(cu->strings[n.name]));
+    if (is_intrinsic_header(cu->strings[n.decl_file])) continue;
+    const std::string& raw = cu->strings[n.name];
+    const SymEntry* alias = ix.entry_named(raw);
+    Frame f = ix.make_frame(alias ? ix.sym_names(*alias) : ix.dwarf_names(raw));
+    // An alias of the function it sits in (glibc inlines __GI___libc_read into read): the same
+    // function, not a callee.
+    const std::string around = k == 1 && sym ? ix.sym_names(*sym).names.long_name
+                                             : public_name(cu->strings[cu->nodes[chain[k - 1]].name]);
+    if (f.name == around) continue;
     f.inlined = true;
     if (k + 1 == chain.size()) {
       f.loc = here;
@@ -317,6 +392,32 @@ const FunctionInfo* ObjectSymbols::function_before(uint64_t vaddr) const {
   const auto& es = index_->symtab.entries;
   auto it = std::upper_bound(es.begin(), es.end(), vaddr, [](uint64_t v, const SymEntry& e) { return v < e.addr; });
   return it == es.begin() ? nullptr : index_->function_at(std::prev(it)->addr);
+}
+
+bool ObjectSymbols::fde_range(uint64_t vaddr, uint64_t* lo, uint64_t* hi) const {
+  // libdw is not thread-safe; the DWARF index's users serialise the same way.
+  std::lock_guard<std::mutex> lock(index_->names_mu);
+  Dwarf_Addr bias = 0;
+  Dwarf_CFI* cfi = dwfl_module_eh_cfi(index_->mod, &bias);
+  if (!cfi) cfi = dwfl_module_dwarf_cfi(index_->mod, &bias);
+  if (!cfi || vaddr < bias) return false;
+  Dwarf_Frame* frame = nullptr;
+  if (dwarf_cfi_addrframe(cfi, vaddr - bias, &frame) != 0 || !frame) return false;
+  Dwarf_Addr start = 0, end = 0;
+  bool signal_frame = false;
+  bool ok = dwarf_frame_info(frame, &start, &end, &signal_frame) >= 0 && end > start;
+  free(frame);
+  if (!ok || vaddr < start + bias || vaddr >= end + bias) return false;
+  // The row's range is part of the FDE's; the FDE starts at the last FDE start at or before it.
+  *lo = start + bias;
+  *hi = end + bias;
+  const auto& f = index_->fde_starts;
+  auto it = std::upper_bound(f.begin(), f.end(), vaddr);
+  if (it != f.begin()) {
+    *lo = std::min<uint64_t>(*lo, *std::prev(it));
+    if (it != f.end()) *hi = std::max<uint64_t>(*hi, *it);
+  }
+  return true;
 }
 
 const SectionInfo* ObjectSymbols::section_at(uint64_t vaddr) const {

@@ -88,6 +88,9 @@ class ObjectSymbols {
   // The symbol-table function starting last at or before vaddr, whether or not it
   // contains vaddr (for naming a gap in a stripped object after its end), or null.
   const FunctionInfo* function_before(uint64_t vaddr) const;
+  // The code range [*lo, *hi) of the .eh_frame FDE covering vaddr: in code without symbols,
+  // one function (issue 15). False when no FDE covers it.
+  bool fde_range(uint64_t vaddr, uint64_t* lo, uint64_t* hi) const;
   // The allocated section containing vaddr, or null (for "not found" reporting).
   const SectionInfo* section_at(uint64_t vaddr) const;
   // Name of the compilation unit ("module") covering vaddr, or "".

@@ -25,17 +25,21 @@ size_t leading_underscores(std::string_view s) {
   return n;
 }
 
-// Which of several names at one address to show. Same preferences as perf (so profiles
-// read alike): sized over zero-sized, strong over weak, global over local, fewer
-// leading underscores, longer name; then the alphabetically last (Studio's rule).
+// Which of several names at one address to show: the public name the program calls (issue
+// 15: glibc's `read`, not its aliases `__libc_read`, `__read` or the local `__GI___libc_read`).
+// Sized over zero-sized, exported (global or weak) over local, fewer leading underscores,
+// strong over weak, longer name; then the alphabetically last (Studio's rule).
 bool better(const RawSym& a, const RawSym& b) {
   if ((a.size > 0) != (b.size > 0)) return a.size > 0;
-  bool aw = a.binding == STB_WEAK, bw = b.binding == STB_WEAK;
-  if (aw != bw) return !aw;
-  bool ag = a.binding == STB_GLOBAL, bg = b.binding == STB_GLOBAL;
-  if (ag != bg) return ag;
+  bool al = a.binding == STB_LOCAL, bl = b.binding == STB_LOCAL;
+  if (al != bl) return !al;
+  // glibc's internal hidden aliases (__GI___pthread_enable_asynccancel) are never the name.
+  bool agi = a.name.substr(0, 5) == "__GI_", bgi = b.name.substr(0, 5) == "__GI_";
+  if (agi != bgi) return !agi;
   size_t au = leading_underscores(a.name), bu = leading_underscores(b.name);
   if (au != bu) return au < bu;
+  bool aw = a.binding == STB_WEAK, bw = b.binding == STB_WEAK;
+  if (aw != bw) return !aw;
   if (a.name.size() != b.name.size()) return a.name.size() > b.name.size();
   return a.name > b.name;
 }

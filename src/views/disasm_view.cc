@@ -125,9 +125,11 @@ std::string render_disasm(ObjectCodeIndex& obj, const std::vector<symbols::Funct
       index();
       const auto& in = ci.ins;
       std::string ops = in.operands;
-      if (in.flow == disasm::Flow::Call && in.has_target) {
+      if (!ci.call_symbol.empty()) {
+        ops = ci.call_symbol;  // a .o's call or jump to a function it does not define
+      } else if (in.flow == disasm::Flow::Call && in.has_target) {
         std::string name = obj.target_name(in.target);
-        if (!name.empty()) ops = fmt::format("{} ! {:#x}", name, in.target);
+        if (!name.empty()) ops = fmt::format("{} ! {:#x}", name, obj.shown_addr(in.target));
       } else if (in.has_target && (in.target < lo || in.target >= hi)) {
         std::string name = obj.target_name(in.target);
         if (!name.empty()) ops += fmt::format(" <{}>", name);
@@ -135,7 +137,7 @@ std::string render_disasm(ObjectCodeIndex& obj, const std::vector<symbols::Funct
       std::string where = line ? fmt::format("[{:>4}]", line) : "[   ?]";
       std::string hex = o.dcc.hex ? fmt::format("{:<{}}  ", hex_bytes(in), hex_width) : "";
       const bool target = targets.count(in.addr) != 0;
-      std::string t = fmt::format("{} {}{:>8x}:  {}{:<7} {}", where, target ? '>' : ' ', in.addr, hex, in.mnemonic, ops);
+      std::string t = fmt::format("{} {}{:>8x}:  {}{:<7} {}", where, target ? '>' : ' ', obj.shown_addr(in.addr), hex, in.mnemonic, ops);
       auto v = m.instr_values(obj.path(), in.addr, in.size);
       if (!v) v = ExclIncl{};
       json::Value info = kind("instruction").set("function", fc.info.name).set("address", in.addr);

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <ctime>
+#include <set>
+
+#include "views/stack_quality.h"
 
 namespace erkit::views {
 namespace {
@@ -62,14 +65,24 @@ std::string render_header(const model::Profile& p, uint32_t x) {
   out += fmt::format("Experiment started {}\n", format_realtime(l.realtime_start_ns));
   out += fmt::format("Target command (64-bit): '{}{}{}'\n", l.target, l.args.empty() ? "" : " ", l.args);
   out += fmt::format("Process ID: {}, Parent PID: {}\n", l.pid, l.ppid);
-  out += fmt::format("Current working directory: {}\n", l.cwd);
-  out += fmt::format("Collector version: erkit {}; Host '{}' ({}, Linux {})\n", l.collect_version, l.host, l.arch, l.os);
-  out += fmt::format("  Hardware: {} CPUs, page size {}\n", l.ncpus, l.pagesize);
+  // Imported recordings (perf) lack some of these: "unknown" rather than a blank.
+  auto known = [](const std::string& v) { return v.empty() ? std::string("unknown") : v; };
+  auto count = [](int64_t v) { return v > 0 ? fmt::format("{}", v) : std::string("unknown"); };
+  out += fmt::format("Current working directory: {}\n", known(l.cwd));
+  out += fmt::format("Collector version: erkit {}; Host '{}' ({}, Linux {})\n", l.collect_version, known(l.host),
+                     known(l.arch), known(l.os));
+  out += fmt::format("  Hardware: {} CPUs, page size {}\n", count(l.ncpus), count(l.pagesize));
   out += "Data collection parameters:\n";
   if (l.clock_interval_ns) out += fmt::format("  Clock-profiling, interval = {} microsecs.\n", l.clock_interval_ns / 1000);
   else out += "  Clock-profiling off\n";
   for (const char* kind : {"heap", "sync", "io"}) {
     std::string on = setting(l, kind, "on");
+    // Synchronization tracing logs its -s value (on, all, calibrate or a threshold), not on=.
+    if (kind == std::string("sync")) {
+      std::string v = setting(l, "sync", "value");
+      if (!v.empty() && v != "off") out += fmt::format("  Synchronization wait tracing on (-s {})\n", v);
+      continue;
+    }
     if (on == "1") out += fmt::format("  {} tracing on\n", kind == std::string("heap") ? "Heap" : kind == std::string("sync") ? "Synchronization wait" : "I/O");
   }
   if (std::string ms = setting(l, "sample", "interval_ms"); !ms.empty()) {
@@ -82,7 +95,18 @@ std::string render_header(const model::Profile& p, uint32_t x) {
     out += fmt::format("  Follow descendant processes: {}\n",
                        setting(l, "follow", "value").empty() ? "off" : setting(l, "follow", "value"));
   if (l.limit_reached) out += "  Data size limit reached: recording of events stopped early\n";
-  if (!e.descendants.empty()) out += fmt::format("Descendant experiments: {}\n", e.descendants.size());
+  if (!e.descendants.empty()) {
+    size_t loaded = 0;
+    for (const auto& d : e.descendants)
+      for (const auto& o : p.experiments())
+        if (o.path == d) {
+          ++loaded;
+          break;
+        }
+    out += fmt::format("Descendant experiments: {} ({} loaded{})\n", e.descendants.size(), loaded,
+                       loaded ? "; en_desc off excludes them" : "; en_desc on includes them");
+  }
+  out += stack_quality_line(stack_quality(e));
   // Java threads by name (the agent's records; docs/java.md), with the numbers thread_select takes.
   std::string java_threads;
   for (const auto& th : p.threads(x))
@@ -176,11 +200,31 @@ json::Value experiment_list_json(const model::Profile& p, const selection::Selec
   return json::Value::object().set("experiments", std::move(list));
 }
 
+namespace {
+// Load objects of the experiments' maps in which no event fell (issue 15: the manual's
+// object_list lists every load object, §14.6), in map order, each path once; the collector's
+// own libraries are not the program's.
+std::vector<std::string> objects_without_events(const model::Profile& p) {
+  std::set<std::string> seen;
+  for (model::ObjId o : p.objects_in_load_order()) seen.insert(p.functions().object(o).path);
+  std::vector<std::string> out;
+  for (const auto& e : p.experiments())
+    for (const auto& lo : e.objects) {
+      std::string base = lo.path.substr(lo.path.rfind('/') + 1);
+      if (base.rfind("libcollector", 0) == 0 || !seen.insert(lo.path).second) continue;
+      out.push_back(lo.path);
+    }
+  return out;
+}
+std::string base_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+}  // namespace
+
 std::string render_object_list(const model::Profile& p) {
   const auto& ft = p.functions();
   std::string out = "Sel Load Object\n=== ==================\n";
   for (model::ObjId o : p.objects_in_load_order())
     out += fmt::format("{:<3} <{}>\n", p.object_expanded(o) ? "Yes" : "No", ft.object(o).name);
+  for (const auto& path : objects_without_events(p)) out += fmt::format("Yes <{}> (no events)\n", base_of(path));
   return out;
 }
 
@@ -193,6 +237,8 @@ json::Value object_list_json(const model::Profile& p) {
                   .set("name", ft.object(o).name)
                   .set("path", ft.object(o).path)
                   .set("expanded", p.object_expanded(o)));
+  for (const auto& path : objects_without_events(p))
+    list.push(json::Value::object().set("name", base_of(path)).set("path", path).set("expanded", true).set("events", false));
   return json::Value::object().set("objects", std::move(list));
 }
 

@@ -69,7 +69,29 @@ void add_collapsed_rows(const model::Profile& p, const LineViewOptions& o, std::
   for (auto& [obj, row] : rows) items->push_back(std::move(row));
 }
 
+std::vector<Item> collect_rows(const model::Profile& p, bool pcs, const NameOptions& names, const LineViewOptions& o);
+
+// Every report's rows add up to <Total> (issue 15): the exclusive time of stacks whose leaf has
+// no PC or line (an unwind that found nothing, <Truncated> stacks, data without a stack) is
+// one <Unknown> row, as in the function list.
 std::vector<Item> collect(const model::Profile& p, bool pcs, const NameOptions& names, const LineViewOptions& o) {
+  std::vector<Item> items = collect_rows(p, pcs, names, o);
+  model::Values rest = p.totals();
+  for (const auto& i : items)
+    for (uint32_t m = 0; m < model::kMetricCount; ++m) rest[m] -= i.excl[m];
+  bool any = false;
+  for (int64_t v : rest) any |= v != 0;
+  if (any) {
+    Item u;
+    u.kind = "unknown";
+    u.label = u.function = "<Unknown>";
+    u.excl = u.incl = rest;
+    items.push_back(u);
+  }
+  return items;
+}
+
+std::vector<Item> collect_rows(const model::Profile& p, bool pcs, const NameOptions& names, const LineViewOptions& o) {
   model::PcLineMetrics m = model::compute_pc_line_metrics(p);
   const auto& r = p.resolver();
   const auto& ft = p.functions();

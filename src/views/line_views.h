@@ -29,7 +29,8 @@ std::string render_pc_summaries(const model::Profile& p, const std::vector<ViewC
                                 size_t limit, const NameOptions& names, const LineViewOptions& o = {});
 
 // {"sort":Sort,"columns":[Column...],"rows":[LineRow...]} (lines) or PcRow (pcs); the first
-// row is <Total>. LineRow: {"name","kind":"total"|"line"|"no_line"|"object","function"?,
+// row is <Total>; the rows add up to it (an "unknown" row, <Unknown>, holds what has no PC or line).
+// LineRow: {"name","kind":"total"|"line"|"no_line"|"object"|"unknown","function"?,
 // "source_file"?,"line"?,"load_object"?,"values":[...]}; PcRow: {"name","kind":"total"|"pc"|
 // "object","function"?,"offset"?,"address"?,"source_file"?,"line"?,"load_object"?,"values"}.
 json::Value lines_json(const model::Profile& p, const std::vector<ViewColumn>& cols, const SortSpec& sort, size_t limit,

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "views/experiment_views.h"
+#include "views/stack_quality.h"
 #include "views/table.h"
 
 namespace erkit::views {
@@ -378,11 +379,22 @@ json::Value stats_json(const std::vector<Stat>& stats) {
 std::string render_statistics(const model::Profile& p, const selection::SelectionState& sel,
                               const std::vector<uint32_t>& exps, bool each) {
   std::string out;
+  // Lost callers: samples whose unwind stopped early, stacks cut at the limit (issue 15).
+  auto quality = [&](const std::vector<uint32_t>& xs) {
+    StackQuality q;
+    for (uint32_t x : xs) {
+      StackQuality one = stack_quality(p.experiments()[x]);
+      q.samples += one.samples, q.unwind_failed += one.unwind_failed, q.truncated += one.truncated;
+    }
+    return stack_quality_line(q);
+  };
   if (exps.size() == 1 && !each)
     return render_stats(fmt::format("Execution statistics for experiment {}: {}", exps[0] + 1,
                                     p.experiments()[exps[0]].path),
-                        statistics_of(p, sel, exps));
-  out = render_stats(fmt::format("Execution statistics, sum of {} experiments", exps.size()), statistics_of(p, sel, exps));
+                        statistics_of(p, sel, exps)) +
+           quality(exps);
+  out = render_stats(fmt::format("Execution statistics, sum of {} experiments", exps.size()), statistics_of(p, sel, exps)) +
+        quality(exps);
   if (each)
     for (uint32_t x : exps)
       out += "\n" + render_stats(fmt::format("Execution statistics for experiment {}: {}", x + 1, p.experiments()[x].path),

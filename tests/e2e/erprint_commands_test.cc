@@ -170,8 +170,11 @@ TEST_F(ErPrintCommands, RcFilesAreRead) {
 TEST_F(ErPrintCommands, DescendantsAndSamples) {
   const std::string p = program("work_ratio");
   ASSERT_EQ(collect("-F on /bin/sh -c '" + p + " 150000000; " + p + " 30000000'").status, 0);
-  auto parent = er_print("-experiment_list test.1.er");
-  EXPECT_EQ(std::count(parent.out.begin(), parent.out.end(), '\n'), 3) << parent.out;
+  // Issue 15: descendants are loaded by default; en_desc off keeps the founder alone (the
+  // setting's line, the list's two header lines and one experiment).
+  auto parent = er_print("-en_desc off -experiment_list test.1.er");
+  EXPECT_EQ(std::count(parent.out.begin(), parent.out.end(), '\n'), 4) << parent.out;
+  EXPECT_EQ(parent.out.find("_f1"), std::string::npos) << parent.out;
   auto on = er_print("-en_desc on -experiment_list -functions test.1.er");
   ASSERT_EQ(on.status, 0) << on.err;
   EXPECT_NE(on.out.find("test.1.er/_f1_x1.er\n"), std::string::npos) << on.out;
@@ -182,7 +185,7 @@ TEST_F(ErPrintCommands, DescendantsAndSamples) {
   double sum = 0;
   for (const char* e : {"test.1.er", "test.1.er/_f1.er", "test.1.er/_f1_x1.er", "test.1.er/_f2.er",
                         "test.1.er/_f2_x1.er"})
-    sum += parse_function_list(er_print(std::string("-functions ") + e).out)["<Total>"].values[0];
+    sum += parse_function_list(er_print(std::string("-en_desc off -functions ") + e).out)["<Total>"].values[0];
   EXPECT_NEAR(rows["<Total>"].values[0], sum, 0.003) << on.out;
   auto off = er_print("-en_desc on -en_desc off -functions test.1.er");
   EXPECT_EQ(parse_function_list(off.out.substr(off.out.find("Functions sorted by"))).count("two"), 0u) << off.out;

@@ -70,8 +70,15 @@ TEST_F(SourceSpecialLines, StaticFunctionsOfAStrippedProgram) {
   std::smatch m;
   const std::regex row(R"(\s([0-9.]+)\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+(<static>@0x[0-9a-f]+ \(<stripped>\))\n)");
   ASSERT_TRUE(std::regex_search(f.out, m, row)) << f.out;
-  EXPECT_GT(std::stod(m[1].str()), 0.2) << f.out;
-  const std::string name = m[2].str();
+  const std::string name = m[2].str();  // the hottest
+  // Issue 15 item 3: code without symbols is one function per .eh_frame FDE, not one for the
+  // whole .text; together they hold the program's time.
+  double sum = 0;
+  size_t count = 0;
+  for (std::sregex_iterator it(f.out.begin(), f.out.end(), row), end; it != end; ++it, ++count)
+    sum += std::stod((*it)[1].str());
+  EXPECT_GT(sum, 0.2) << f.out;
+  EXPECT_GE(count, 2u) << f.out;
   auto p = er_print("-pcs", "stripped.er");
   EXPECT_NE(p.out.find(name + " + 0x"), std::string::npos) << p.out;
   EXPECT_TRUE(std::regex_search(p.out, std::regex(R"(<static>@0x[0-9a-f]+ \(<stripped>\) \+ 0x[0-9A-F]{8}\n)"))) << p.out;

@@ -32,10 +32,11 @@ TEST_F(TraceRobust, ForkedChildTracesIntoItsDescendantExperiment) {
   auto c = collect("-H on -i on -F on -o f.er " + program("trace_robust") + " fork truth.txt");
   ASSERT_EQ(c.status, 0) << c.err;
   ASSERT_EQ(file("truth.txt"), "child ok\n");
-  auto parent = parse_heap_report(er_print("-leaks f.er").out);
+  // The parent alone (descendants are loaded by default).
+  auto parent = parse_heap_report(er_print("-en_desc off -leaks f.er").out);
   EXPECT_EQ(leaked_through(parent, "parent_work"), 2 * 40);
   EXPECT_EQ(leaked_through(parent, "child_work"), 0);
-  auto pio = parse_function_list(er_print("-ioactivity f.er").out);
+  auto pio = parse_function_list(er_print("-en_desc off -ioactivity f.er").out);
   ASSERT_TRUE(pio.count("parent.dat"));
   EXPECT_EQ(pio["parent.dat"].values[3], 100);
   EXPECT_EQ(pio.count("child.dat"), 0u);
@@ -63,7 +64,7 @@ TEST_F(TraceRobust, ExecedImageTracesIntoItsDescendantExperiment) {
   ASSERT_EQ(c.status, 0) << c.err;
   ASSERT_EQ(file("truth.txt"), "exec ok\n");
   // Before the exec: the block allocated by before_exec was never freed by that image.
-  EXPECT_EQ(leaked_through(parse_heap_report(er_print("-leaks x.er").out), "before_exec"), 70);
+  EXPECT_EQ(leaked_through(parse_heap_report(er_print("-en_desc off -leaks x.er").out), "before_exec"), 70);
   std::string after = only_descendant(dir_ + "/x.er");
   ASSERT_FALSE(after.empty());
   auto r = parse_heap_report(er_print("-leaks " + after).out);

@@ -92,10 +92,18 @@ TEST_F(SyncTrace, ConditionVariablesOfBothGlibcAbis) {
     auto rows = parse_function_list(p.out);
     SyncRow consumer = sync_of(rows, "consumer");
     EXPECT_GE(consumer.n, 3) << p.out;
-    EXPECT_NEAR(consumer.sync, 0.3, 0.05) << p.out;
+    // The program's own clock around its waits is the truth: a loaded machine stretches them.
+    auto measured = [&](const std::string& key) {
+      auto at = truth.find(key + " ");
+      return at == std::string::npos ? -1.0 : std::stod(truth.substr(at + key.size() + 1)) / 1e9;
+    };
+    double consumer_truth = measured("consumer_ns"), timed_truth = measured("timed_ns");
+    ASSERT_GE(consumer_truth, 0.25) << truth;
+    ASSERT_GE(timed_truth, 0.099) << truth;
+    EXPECT_NEAR(consumer.sync, consumer_truth, 0.02) << p.out << truth;
     SyncRow timed = sync_of(rows, "timed_out");
     EXPECT_EQ(timed.n, 2) << p.out;
-    EXPECT_NEAR(timed.sync, 0.1, 0.03) << p.out;
+    EXPECT_NEAR(timed.sync, timed_truth, 0.02) << p.out << truth;
     EXPECT_EQ(sync_of(rows, "pthread_cond_wait").n, 3) << p.out;
     EXPECT_EQ(sync_of(rows, "pthread_cond_timedwait").n, 2) << p.out;
   }
@@ -127,7 +135,9 @@ TEST_F(SyncTrace, JoinSemaphoresRwlocksSpinAndBarrier) {
 
 TEST_F(SyncTrace, CxxMutexConditionVariableAndJoinGoThroughPthreads) {
   ASSERT_EQ(collect("-s on " + program("trace_sync_cxx")).status, 0);
-  auto p = er_print("-metrics i.sync:i.syncn -functions test.1.er");
+  // std::mutex::lock() is inlined from <mutex>: shown as its own frame with inline_frames on
+  // (folded into mutex_waiter() by default since issue 15).
+  auto p = er_print("-inline_frames on -metrics i.sync:i.syncn -functions test.1.er");
   auto rows = parse_function_list(p.out);
   // Each function waits once on its object; the short joins of finished threads may add a
   // wait above the calibrated threshold, so counts are checked at the waiting call.

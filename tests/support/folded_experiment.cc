@@ -45,7 +45,8 @@ std::string write_folded_experiment(const std::string& dir, const std::vector<st
     size_t sp = l.rfind(' ');
     if (sp == std::string::npos) return "bad folded line: " + l;
     Line line{split(l.substr(0, sp), ';'), std::atol(l.c_str() + sp + 1)};
-    for (const auto& f : line.frames) names.insert(f);
+    for (const auto& f : line.frames)
+      if (f != "?") names.insert(f);  // "?": a PC in no load object (<Unknown>)
     lines.push_back(line);
   }
   std::string objdir = dir + ".src";
@@ -73,6 +74,10 @@ std::string write_folded_experiment(const std::string& dir, const std::vector<st
   for (const auto& l : lines) {
     std::vector<uint64_t> pcs;
     for (size_t i = l.frames.size(); i-- > 0;) {
+      if (l.frames[i] == "?") {
+        pcs.push_back(uint64_t(3) << 40);  // beyond the object's mapping
+        continue;
+      }
       auto it = addr.find(l.frames[i]);
       if (it == addr.end()) return "function not found in test object: " + l.frames[i];
       pcs.push_back(it->second + (pcs.empty() ? 1 : 2));  // return addresses: pc-1 is inside

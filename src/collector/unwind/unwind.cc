@@ -202,6 +202,23 @@ struct Walker {
                             sizeof(kSigreturnCode)) == 0;
   }
 
+#if defined(__x86_64__)
+  // Whether `ra` is in registered code and the bytes before it are a call: e8 rel32, or
+  // ff /2 (indirect: by register, [reg], [reg+disp8], [reg+disp32] or [rip+disp32]).
+  bool follows_call(uintptr_t ra) {
+    Object o;
+    if (!find_object(ra, &o) || !o.executable(ra) || ra < 7 || !o.readable(ra - 7, 7)) return false;
+    const uint8_t* b = reinterpret_cast<const uint8_t*>(ra - 7);  // b[6] is the byte before ra
+    auto ff2 = [](uint8_t op, uint8_t modrm) { return op == 0xff && ((modrm >> 3) & 7) == 2; };
+    if (b[2] == 0xe8) return true;
+    if (ff2(b[5], b[6]) && ((b[6] >> 6) == 3 || ((b[6] >> 6) == 0 && (b[6] & 7) != 4 && (b[6] & 7) != 5)))
+      return true;  // call *%reg, call *(%reg)
+    if (ff2(b[4], b[5]) && ((b[5] >> 6) == 1 || ((b[5] >> 6) == 0 && (b[5] & 7) == 4))) return true;
+    if (ff2(b[1], b[2]) && ((b[2] >> 6) == 2 || (b[2] & 0xc7) == 0x05)) return true;  // disp32, rip
+    return false;
+  }
+#endif
+
   // No CFI: treat the frame as a classic frame-pointer frame ([fp] = caller's fp, [fp+8] =
   // return address), accepted only if it leads up the stack into registered code.
   Step frame_pointer() {
@@ -216,6 +233,22 @@ struct Walker {
         n.valid &= ~(uint64_t(1) << kRaColumn);
         ++fp_run;
         return finish(n, lr, false, false);
+      }
+    }
+#endif
+#if defined(__x86_64__)
+    // An interrupted leaf without CFI (JIT code, code copied to fresh memory) that has pushed
+    // nothing yet: its return address is the word at the stack pointer. Taken for the
+    // interrupted frame only, when that word is a code address right after a call instruction
+    // (a frame-pointer walk from there would skip the caller, or fail where the caller uses
+    // rbp as an ordinary register).
+    if (pc_exact && fp_run == 0 && valid(kSpReg)) {
+      uint64_t ra;
+      if (mem.read(uintptr_t(regs.r[kSpReg]), &ra) && follows_call(uintptr_t(ra))) {
+        Regs n = regs;
+        n.r[kSpReg] += 8;
+        ++fp_run;
+        return finish(n, ra, false, false);
       }
     }
 #endif
@@ -344,6 +377,27 @@ int unwind_from_ucontext(const void* ucontext, StackBounds b, uint64_t* pcs, int
   w.pc_exact = true;
   init_walker(w, b);
   return walk(w, 0, pcs, max_frames, status);
+}
+
+bool interrupted_in_syscall(const void* ucontext) {
+  if (!ucontext) return false;
+  uint64_t g[kUcNumGregs];
+  __builtin_memcpy(g, static_cast<const uint8_t*>(ucontext) + kUcGregsOffset, sizeof(g));
+  const uintptr_t pc = uintptr_t(g[kUcPcIndex]);
+#if defined(__x86_64__)
+  static constexpr uint8_t kInsn[] = {0x0f, 0x05};  // syscall
+#else
+  static constexpr uint8_t kInsn[] = {0x01, 0x00, 0x00, 0xd4};  // svc #0
+#endif
+  constexpr size_t n = sizeof kInsn;
+  Object o;
+  if (pc < n || !find_object(pc, &o)) return false;
+  const uintptr_t at_pcs[2] = {pc - n, pc};
+  for (uintptr_t at : at_pcs) {
+    if (!o.readable(at, n)) continue;
+    if (__builtin_memcmp(reinterpret_cast<const void*>(at), kInsn, n) == 0) return true;
+  }
+  return false;
 }
 
 __attribute__((noinline)) int unwind_from_here(int skip, StackBounds b, uint64_t* pcs,

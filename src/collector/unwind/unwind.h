@@ -51,6 +51,14 @@ int unwind_from_ucontext(const void* ucontext, StackBounds b, uint64_t* pcs, int
 int unwind_from_here(int skip, StackBounds b, uint64_t* pcs, int max_frames,
                      UnwindStatus* status);
 
+// True if the code interrupted by a signal (`ucontext`, the handler's third argument) was in a
+// system call: the PC follows (signal delivered as the call returned) or sits on (call to be
+// restarted) the system-call instruction (x86-64 `syscall`, aarch64 `svc #0`) of a registered
+// object. The kernel delivers a CPU-timer signal that expired in kernel mode on the way back to
+// user mode, so this tells a sample taken during a system call from one taken in user code.
+// Only bytes of registered, readable segments are read. ASYNC-SIGNAL-SAFE.
+bool interrupted_in_syscall(const void* ucontext);
+
 // Number of objects in the published registry (tests, collector diagnostics).
 // ASYNC-SIGNAL-SAFE.
 int registered_object_count();

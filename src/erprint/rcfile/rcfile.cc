@@ -11,7 +11,8 @@ namespace erkit::rcfile {
 namespace {
 
 constexpr std::string_view kFirstWins[] = {"en_desc", "scc",  "sthresh", "dcc",    "dthresh",  "setpath",
-                                           "name",    "tabs", "tlmode",  "tldata", "viewmode"};
+                                           "name",    "tabs", "tlmode",  "tldata", "viewmode",
+                                           "inline_frames"};
 constexpr std::string_view kAccumulate[] = {"dmetrics", "dsort", "addpath", "pathmap"};
 // er_print commands that exist but may not appear in .er.rc (warned about by name).
 constexpr std::string_view kNotInRc[] = {
@@ -166,6 +167,8 @@ void process_rc_text(std::string_view text, std::string_view source, RcDefaults&
       if (!seen) d.mobj_defines.emplace_back(name, expr);
     } else if (cmd == "en_desc" && arg != "on" && arg != "off") {
       warn("en_desc takes 'on' or 'off'; ignored");
+    } else if (cmd == "inline_frames" && arg != "on" && arg != "off") {
+      warn("inline_frames takes 'on' or 'off'; ignored");
     } else {
       d.settings.emplace(cmd, arg);  // emplace keeps the first occurrence
     }

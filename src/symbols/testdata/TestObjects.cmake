@@ -78,3 +78,15 @@ if(SYMBOLS_CLANG AND SYMBOLS_LLD)
   add_custom_target(sym_a64 DEPENDS ${SYMBOLS_A64})
   list(APPEND SYMBOLS_TEST_OBJECTS sym_a64)
 endif()
+
+# A relocatable object (issue 15 item 8): inline.c compiled but not linked, one section per
+# function, so that libdwfl's layout and the relocated DWARF are what relocatable_test checks.
+set(relobj ${SYMBOLS_TESTDATA_BIN}/sym_inline_rel.o)
+add_custom_command(
+  OUTPUT ${relobj}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${SYMBOLS_TESTDATA_BIN}
+  COMMAND ${CMAKE_C_COMPILER} -O2 -g -ffunction-sections -c ${td}/inline.c -o ${relobj}
+  DEPENDS ${td}/inline.c
+  VERBATIM)
+add_custom_target(sym_inline_rel DEPENDS ${relobj})
+list(APPEND SYMBOLS_TEST_OBJECTS sym_inline_rel)

@@ -116,6 +116,13 @@ int main(int argc, char** argv) {
     return 1;
   }
   opts.metrics = *selected;
+  {
+    bool any = false;
+    for (int64_t v : profile.totals()) any |= v != 0;
+    if (!any)
+      fmt::print(stderr, "er_convert: warning: no events in {} experiment(s) (descendants included): the output holds no samples\n",
+                 profile.experiments().size());
+  }
   std::string bytes = exporters::write_export(profile, *f, opts, &error);
   if (!error.empty()) {
     fmt::print(stderr, "er_convert: {}\n", error);

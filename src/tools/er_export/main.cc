@@ -1,5 +1,6 @@
 // er_export [-V] [-d] experiment...: the raw contents of experiments as readable text
-// (seed-spec §11), for when the analysis tools cannot read one. -d adds descendant experiments.
+// (seed-spec §11), for when the analysis tools cannot read one. Descendant experiments are
+// dumped too (-D leaves them out).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -13,11 +14,12 @@
 
 namespace {
 const char* kUsage =
-    "Usage: er_export [-V] [-d] experiment...\n"
-    "  -d      also dump the descendant experiments\n"
+    "Usage: er_export [-V] [-d|-D] experiment...\n"
+    "  -d      also dump the descendant experiments (the default)\n"
+    "  -D      do not dump the descendant experiments\n"
     "  -V, -v  print the version\n"
     "  --      ends the options\n";
-const std::vector<std::string> kOptions = {"-d", "-V", "-v"};
+const std::vector<std::string> kOptions = {"-d", "-D", "-V", "-v"};
 
 // Standard output with every complete line escaped (names in an experiment may hold terminal
 // escape sequences); a line is escaped whole so that UTF-8 split between writes stays intact.
@@ -47,7 +49,7 @@ int escaping_close(void* cookie) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> paths;
-  bool descendants = false, dashes = false;
+  bool descendants = true, dashes = false;  // descendants are part of the profile (en_desc on)
   if (int rc = erkit::common::handle_standard_options({"er_export", kUsage, kOptions}, {argv + 1, argv + argc});
       rc >= 0)
     return rc;
@@ -62,6 +64,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if (a == "-d") {
       descendants = true;
+    } else if (a == "-D") {
+      descendants = false;
     } else if (a.size() > 1 && a[0] == '-') {
       fmt::print(stderr, "er_export: {}\n{}", erkit::common::unknown_option(a, kOptions), kUsage);
       return 2;

@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  std::string text, error;
+  std::string text, error, header;
   if (input == "-") {
     std::stringstream ss;
     ss << std::cin.rdbuf();
@@ -102,6 +102,7 @@ int main(int argc, char** argv) {
   } else if (exporters::is_perf_data(input)) {
     const char* perf = std::getenv("PERF");
     text = exporters::run_perf_script(input, perf && *perf ? perf : "perf", &error);
+    header = exporters::run_perf_header(input, perf && *perf ? perf : "perf");
     if (!error.empty()) {
       fmt::print(stderr, "er_import: {}\n", error);
       return 1;
@@ -117,7 +118,8 @@ int main(int argc, char** argv) {
                script.first_unparsed.substr(0, 120));
     return 1;
   }
-  auto r = exporters::import_perf_script(script, output, command);
+  // perf's header: from perf report --header-only, or the '#' lines of perf script --header.
+  auto r = exporters::import_perf_script(script, output, command, exporters::parse_perf_header(header.empty() ? text : header));
   for (const auto& w : r.warnings) fmt::print(stderr, "er_import: warning: {}\n", w);
   if (script.unparsed_lines)
     fmt::print(stderr, "er_import: warning: {} lines not understood (first: {})\n", script.unparsed_lines,

@@ -73,6 +73,19 @@ std::vector<symbols::FunctionInfo> named(views::ObjectCodeIndex& obj, const std:
 
 int list_functions(views::ObjectCodeIndex& obj, FILE* out) {
   // Names and paths come from the object: escaped like everything erkit prints (reliability.md).
+  if (obj.code() && obj.code()->relocatable()) {
+    // A .o: addresses are offsets in their sections, as nm and objdump show them.
+    size_t width = 7;
+    for (const auto& f : obj.syms().functions()) width = std::max(width, obj.section_name(f.addr).size());
+    fmt::print(out, "Functions of {} (relocatable: addresses are offsets in their section)\n\n{:>18} {:>8}  {:<{}}  {}\n",
+               erkit::common::printable(obj.path()), "Address", "Size", "Section", width, "Name");
+    for (const auto& f : obj.syms().functions()) {
+      std::string src = f.source_file.empty() ? "" : fmt::format("  ({})", base_name(f.source_file));
+      fmt::print(out, "{:>#18x} {:>8}  {:<{}}  {}\n", obj.shown_addr(f.addr), f.size,
+                 erkit::common::printable(obj.section_name(f.addr)), width, erkit::common::printable(f.name + src));
+    }
+    return 0;
+  }
   fmt::print(out, "Functions of {}\n\n{:>18} {:>8}  {}\n", erkit::common::printable(obj.path()), "Address", "Size", "Name");
   for (const auto& f : obj.syms().functions()) {
     std::string src = f.source_file.empty() ? "" : fmt::format("  ({})", base_name(f.source_file));
@@ -177,7 +190,8 @@ int main(int argc, char** argv) {
       } else if (fns.size() > 1) {
         std::string list;
         for (size_t k = 0; k < fns.size(); ++k)
-          list += fmt::format("\n  {}) {} at {:#x} ({})", k + 1, fns[k].name, fns[k].addr, base_name(fns[k].source_file));
+          list += fmt::format("\n  {}) {} at {:#x} ({})", k + 1, fns[k].name, obj->shown_addr(fns[k].addr),
+                            base_name(fns[k].source_file));
         return fail(fmt::format("'{}' is ambiguous; choose with the tag:{}", name, list));
       }
     }
