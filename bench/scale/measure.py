@@ -19,9 +19,9 @@ import time
 VIEWS = ["functions", "calltree", "callers-callees", "lines"]
 
 
-def measure(cmd):
+def measure(cmd, env=None):
     t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.monotonic() - t0
     err = p.stderr.read().decode(errors="replace")
@@ -46,6 +46,12 @@ def main():
     ap.add_argument("--work", default="/tmp/erkit-scale")
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--views", default=",".join(VIEWS))
+    ap.add_argument("--selected", action="store_true",
+                    help="also the function list of two of the four threads (-thread_select) and of the "
+                         "first half of the run (a TSTAMP filter): the clock scan's filtered path")
+    ap.add_argument("--compare-pass", action="store_true",
+                    help="with --selected: the thread selection again with ERKIT_CLOCK_SCAN=off "
+                         "(the sample-by-sample pass the scan replaces)")
     a = ap.parse_args()
     synth = os.path.join(a.build, "bin", "erkit-synth")
     er_print = os.path.join(a.build, "bin", "er_print")
@@ -63,6 +69,19 @@ def main():
             runs = sorted(measure([er_print, f"-{v}", exp]) for _ in range(a.reps))
             wall, cpu, rss = runs[len(runs) // 2]
             print(f"| {n:,} | {mb:.0f} | -{v} | {wall:.2f} | {cpu:.2f} | {rss} |", flush=True)
+        if a.selected and a.compare_pass:
+            env = dict(os.environ, ERKIT_CLOCK_SCAN="off")
+            runs = sorted(measure([er_print, "-thread_select", "1-2", "-functions", exp], env) for _ in range(a.reps))
+            wall, cpu, rss = runs[len(runs) // 2]
+            print(f"| {n:,} | {mb:.0f} | -thread_select 1-2 -functions, ERKIT_CLOCK_SCAN=off | {wall:.2f} | {cpu:.2f} | {rss} |",
+                  flush=True)
+        if a.selected:
+            half = n * 10000000 // 4 // 2  # erkit-synth: 4 threads, one sample per 10 ms each
+            for label, args in [("-thread_select 1-2 -functions", ["-thread_select", "1-2", "-functions"]),
+                                (f"-filters 'TSTAMP < {half}' -functions", ["-filters", f"TSTAMP < {half}", "-functions"])]:
+                runs = sorted(measure([er_print, *args, exp]) for _ in range(a.reps))
+                wall, cpu, rss = runs[len(runs) // 2]
+                print(f"| {n:,} | {mb:.0f} | {label} | {wall:.2f} | {cpu:.2f} | {rss} |", flush=True)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", file=sys.stderr)
 
 

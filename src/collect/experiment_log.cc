@@ -8,6 +8,7 @@
 #include <csignal>
 #include <filesystem>
 
+#include "collect/cpu_clock.h"
 #include "collect/launch.h"
 #include "common/text_escape.h"
 #include "common/version.h"
@@ -67,6 +68,8 @@ void ExperimentLog::write_header(const Options& o, const LaunchContext& ctx) {
   append(setting(logset::kArchive).kv(logkey::kValue, o.archive).str());
   append(setting(logset::kLimit).kv(logkey::kMb, o.size_limit_mb).str());
   for (const auto& l : hwc_log_lines(o.hwc)) append(l);
+  // The CPUs' clock rate: er_print shows cycle-type counters as time with it (issue 19).
+  if (std::string l = cpu_clock_log_line(probe_cpu_clock()); !l.empty()) append(l);
   if (o.clock_dataspace) append(setting(logset::kClockDataspace).kv(logkey::kOn, 1).str());
   if (!ctx.emulation.machine.empty())
     append(setting(logset::kEmulation)

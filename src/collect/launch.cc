@@ -266,14 +266,21 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error, i
     give_back_signals(inherited);
     // Whatever collector variables collect itself inherited (it may run under a collector)
     // belong to another experiment.
-    // ERKIT_JAVA_ALLOCS=on (docs/java.md) is the user's request to collect and passes on.
+    // ERKIT_JAVA_ALLOCS=on|off and ERKIT_JAVA_ALLOC_INTERVAL=bytes (docs/java.md) are the user's
+    // requests to collect and pass on to the JVM's agent.
     const char* java_allocs_env = getenv("ERKIT_JAVA_ALLOCS");
-    const bool java_allocs = java_allocs_env && std::strcmp(java_allocs_env, "on") == 0;
+    const std::string java_allocs =
+        java_allocs_env && (std::strcmp(java_allocs_env, "on") == 0 || std::strcmp(java_allocs_env, "off") == 0)
+            ? java_allocs_env
+            : "";
+    const char* interval_env = getenv("ERKIT_JAVA_ALLOC_INTERVAL");
+    const std::string java_interval = interval_env ? interval_env : "";
     std::vector<std::string> stale;
     for (char** e = environ; *e; ++e)
       if (std::strncmp(*e, "ERKIT_", 6) == 0) stale.emplace_back(*e, std::strchr(*e, '=') - *e);
     for (const auto& name : stale) unsetenv(name.c_str());
-    if (java_allocs) setenv("ERKIT_JAVA_ALLOCS", "on", 1);
+    if (!java_allocs.empty()) setenv("ERKIT_JAVA_ALLOCS", java_allocs.c_str(), 1);
+    if (interval_env) setenv("ERKIT_JAVA_ALLOC_INTERVAL", java_interval.c_str(), 1);
     if (ctx.emulation.machine.empty()) setenv("LD_PRELOAD", preload.c_str(), 1);
     else unsetenv("LD_PRELOAD");  // the emulated program gets it from qemu's -E (emulation.cc)
     setenv("ERKIT_EXPERIMENT", exp_abs.c_str(), 1);

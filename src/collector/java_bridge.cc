@@ -85,10 +85,11 @@ ERKIT_JAVA_API void erkit_java_guard(int enter) {
 // Whether the agent should report Java allocations (collect -H on): heap tracing is on.
 ERKIT_JAVA_API int erkit_java_heap_trace() { return g_rt.active && g_rt.config.heap_trace ? 1 : 0; }
 
-// One Java object allocated by the calling thread (JVMTI SampledObjectAlloc; docs/java.md):
-// `size` bytes, the allocating Java stack in words[0..n) (frame words, leaf first). Recorded as
-// a heap record of kind kRecHeapJavaAlloc whose stack is the Java part alone (marker + frames).
-ERKIT_JAVA_API void erkit_java_alloc(uint64_t size, const uint64_t* words, int n) {
+namespace {
+
+// One Java object as a heap record of kind heap_record_kind(op): its stack is the Java part
+// alone (marker + frames); `interval` for kHeapJavaSample (0 otherwise).
+void record_java_object(uint32_t op, uint64_t size, uint64_t interval, const uint64_t* words, int n) {
   if (!trace_enabled(kTraceHeap) || !__atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED)) return;
   TraceWriter w = trace_enter();
   if (!w.ts) return;
@@ -102,9 +103,10 @@ ERKIT_JAVA_API void erkit_java_alloc(uint64_t size, const uint64_t* words, int n
   e.stack_id = stack_intern(w.ts, pcs, k, false);
   e.size = size;
   e.tid = w.ts->tid;
-  e.op = format::kHeapJavaAlloc;
-  constexpr uint32_t kind = format::heap_record_kind(format::kHeapJavaAlloc);
-  constexpr uint32_t rsize = format::heap_record_size(format::kHeapJavaAlloc);
+  e.op = op;
+  e.interval = interval;
+  const uint32_t kind = format::heap_record_kind(op);
+  const uint32_t rsize = format::heap_record_size(op);
   void* rec = record_reserve(w.ts, format::DataKind::kHeap, kind, rsize);
   if (rec) {
     format::encode_heap_record(e, rec);
@@ -112,4 +114,19 @@ ERKIT_JAVA_API void erkit_java_alloc(uint64_t size, const uint64_t* words, int n
   }
   record_release(w.ts);
   trace_exit(w);
+}
+
+}  // namespace
+
+// One Java object allocated by the calling thread (JVMTI SampledObjectAlloc at sampling interval
+// 0, ERKIT_JAVA_ALLOCS=on; docs/java.md): `size` bytes, the allocating Java stack in words[0..n)
+// (frame words, leaf first). A heap record of kind kRecHeapJavaAlloc.
+ERKIT_JAVA_API void erkit_java_alloc(uint64_t size, const uint64_t* words, int n) {
+  record_java_object(format::kHeapJavaAlloc, size, 0, words, n);
+}
+
+// One Java object the JVM's heap sampler picked at mean interval `interval` bytes (collect -H on,
+// the default): a heap record of kind kRecHeapJavaSample, weighed by the reader.
+ERKIT_JAVA_API void erkit_java_alloc_sampled(uint64_t size, uint64_t interval, const uint64_t* words, int n) {
+  record_java_object(format::kHeapJavaSample, size, interval, words, n);
 }

@@ -5,8 +5,9 @@
 // "at the barrier" of a region that has ended is idle (omp_sample_state). Overhead (scheduling,
 // forking) is told apart at analysis time by the runtime frame the sample sits in
 // (src/model/viewmode/openmp_view.cc). GOMP_task runs each explicit task through a trampoline
-// too: the task's samples carry its creation stack, and its record is written when it ends. Exported from both collector libraries: the cost is a few
-// nanoseconds per region or synchronisation, not per iteration.
+// too: the task's samples carry its creation stack, and its record is written when it ends;
+// GOMP_taskloop likewise, for each of the taskloop's tasks. Exported from both collector
+// libraries: the cost is a few nanoseconds per region, task or synchronisation, not per iteration.
 #include <stdint.h>
 
 #include "collector/openmp_state.h"
@@ -107,12 +108,54 @@ void task_copy(void* dst, void* src) {
   h->cpyfn(static_cast<char*>(dst) + h->offset, h->data);
 }
 
+// A taskloop's tasks (GOMP_taskloop): libgomp writes each task's iteration bounds into the first
+// two words of its argument block (and, with a reduction, reads and writes the third), so the
+// block starts with three words for that before the header; the trampoline moves them into the
+// program's argument. All the tasks of one taskloop share the header: each gets its id when it
+// starts.
+struct TaskloopBlock {
+  uint64_t words[3];  // start, end (written by libgomp per task); the reduction's pointer
+  TaskHeader h;
+  uint64_t nwords;  // the words to move: 2, 3 with a reduction
+};
+constexpr uint64_t kTaskFlagNogroup = 1u << 11, kTaskFlagReduction = 1u << 12;  // gomp-constants.h
+
+void taskloop_trampoline(void* p) {
+  auto* b = static_cast<TaskloopBlock*>(p);
+  TaskHeader* h = &b->h;
+  char* arg = static_cast<char*>(p) + h->offset;
+  __builtin_memcpy(arg, b->words, b->nwords * sizeof(uint64_t));
+  ThreadState* ts = current_thread_if_any();
+  if (!ts) return h->fn(arg);
+  uint32_t saved_state = __atomic_load_n(&ts->omp_state, __ATOMIC_RELAXED);
+  uint64_t saved_fork = __atomic_load_n(&ts->omp_fork_stack, __ATOMIC_RELAXED);
+  __atomic_store_n(&ts->omp_fork_stack, h->create_stack, __ATOMIC_RELAXED);
+  __atomic_store_n(&ts->omp_state, uint32_t(format::kOmpWork), __ATOMIC_RELAXED);
+  uint64_t id = omp_task_new();
+  uint64_t begin = now_ns();
+  h->fn(arg);
+  __atomic_store_n(&ts->omp_fork_stack, saved_fork, __ATOMIC_RELAXED);
+  __atomic_store_n(&ts->omp_state, saved_state, __ATOMIC_RELAXED);
+  omp_task_end(ts, id, begin, h->create_stack, h->region, h->create_ns, h->create_tid, format::kOmpRuntimeGomp);
+}
+
+void taskloop_copy(void* dst, void* src) {
+  auto* b = static_cast<TaskloopBlock*>(src);
+  __builtin_memcpy(dst, b, sizeof(TaskloopBlock));
+  b->h.cpyfn(static_cast<char*>(dst) + b->h.offset, b->h.data);
+}
+
 using VoidFn = void (*)();
 using PtrFn = void (*)(void*);
 using ParallelFn = void (*)(void (*)(void*), void*, unsigned, unsigned);
 ParallelFn g_parallel;
 using TaskFn = void (*)(void (*)(void*), void*, void (*)(void*, void*), long, long, bool, unsigned, void**, int, void*);
 TaskFn g_task;
+template <class T>
+using TaskloopFn = void (*)(void (*)(void*), void*, void (*)(void*, void*), long, long, unsigned, unsigned long, int, T,
+                            T, T);
+TaskloopFn<long> g_taskloop;
+TaskloopFn<unsigned long long> g_taskloop_ull;
 VoidFn g_barrier, g_critical_start, g_atomic_start, g_ordered_start, g_loop_end, g_sections_end, g_taskwait,
     g_taskgroup_end;
 PtrFn g_critical_name_start, g_set_lock, g_set_nest_lock, g_set_lock_f, g_set_nest_lock_f;
@@ -164,6 +207,62 @@ ERKIT_OMP_API void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*,
   if (!cpyfn && arg_size > 0) __builtin_memcpy(block + offset, data, size_t(arg_size));
   f(task_trampoline, block, cpyfn ? task_copy : nullptr, offset + arg_size, align, if_clause, flags, depend, priority,
     detach);
+}
+
+// GOMP_taskloop / GOMP_taskloop_ull (libgomp taskloop.c): the tasks through taskloop_trampoline;
+// the encountering thread waits for them at the end (the taskloop's implicit taskgroup, unless
+// nogroup), inside the real call: the call is a taskwait, where the thread also runs tasks.
+template <class T>
+void taskloop(TaskloopFn<T> f, void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
+              long arg_align, unsigned flags, unsigned long num_tasks, int priority, T start, T end, T step,
+              void* ret, void* frame) {
+  ThreadState* ts = omp_thread();
+  long align = arg_align > long(alignof(TaskloopBlock)) ? arg_align : long(alignof(TaskloopBlock));
+  long offset = (long(sizeof(TaskloopBlock)) + align - 1) / align * align;
+  const bool reduction = (flags & kTaskFlagReduction) != 0;
+  const uint64_t nwords = reduction ? 3 : 2;
+  if (!ts || !__atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED) || align > 64 || arg_size < long(nwords * sizeof(uint64_t)) ||
+      offset + arg_size > kTaskBlock)
+    return f(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end, step);
+  alignas(64) unsigned char block[kTaskBlock];
+  auto* b = reinterpret_cast<TaskloopBlock*>(block);
+  __builtin_memcpy(b->words, data, nwords * sizeof(uint64_t));
+  b->nwords = nwords;
+  TaskHeader* h = &b->h;
+  h->fn = fn;
+  h->cpyfn = cpyfn;
+  h->data = data;
+  h->offset = uint64_t(offset);
+  h->id = 0;  // per task, when it starts
+  h->create_ns = now_ns();
+  h->create_stack = omp_fork_stack(ts, reinterpret_cast<uint64_t>(ret), reinterpret_cast<uint64_t>(frame),
+                                   reinterpret_cast<uint64_t>(fn));
+  h->region = __atomic_load_n(&ts->omp_region, __ATOMIC_RELAXED);
+  h->create_tid = ts->tid;
+  h->pad = 0;
+  if (!cpyfn) __builtin_memcpy(block + offset, data, size_t(arg_size));
+  auto call = [&] {
+    f(taskloop_trampoline, block, cpyfn ? taskloop_copy : nullptr, offset + arg_size, align, flags, num_tasks,
+      priority, start, end, step);
+  };
+  if (flags & kTaskFlagNogroup) call();
+  else in_state(format::kOmpTaskWait, call);
+  // The reduction's pointer as libgomp left it (GOMP_taskgroup_reduction_register).
+  if (reduction) __builtin_memcpy(static_cast<char*>(data) + 2 * sizeof(uint64_t), &b->words[2], sizeof(uint64_t));
+}
+
+ERKIT_OMP_API void GOMP_taskloop(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
+                                 long arg_align, unsigned flags, unsigned long num_tasks, int priority, long start,
+                                 long end, long step) {
+  taskloop(real(&g_taskloop, "GOMP_taskloop"), fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start,
+           end, step, __builtin_return_address(0), __builtin_frame_address(0));
+}
+
+ERKIT_OMP_API void GOMP_taskloop_ull(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
+                                     long arg_align, unsigned flags, unsigned long num_tasks, int priority,
+                                     unsigned long long start, unsigned long long end, unsigned long long step) {
+  taskloop(real(&g_taskloop_ull, "GOMP_taskloop_ull"), fn, data, cpyfn, arg_size, arg_align, flags, num_tasks,
+           priority, start, end, step, __builtin_return_address(0), __builtin_frame_address(0));
 }
 
 #define ERKIT_GOMP_VOID(name, slot, state) \

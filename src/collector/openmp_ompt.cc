@@ -126,6 +126,7 @@ void on_sync_region_wait(int kind, int endpoint, OmptData*, OmptData*, const voi
 struct TaskInfo {
   uint64_t id, create_ns, create_stack, region, begin_ns;
   uint32_t create_tid;
+  uint32_t suspended_state;  // the thread's state when the task was switched out (a taskwait)
 };
 constexpr uint32_t kTaskSlots = 4096;
 TaskInfo g_tasks[kTaskSlots];
@@ -153,6 +154,7 @@ void on_task_create(OmptData*, const OmptFrame* frame, OmptData* task, int flags
   t.region = __atomic_load_n(&ts->omp_region, __ATOMIC_RELAXED);
   t.begin_ns = 0;
   t.create_tid = ts->tid;
+  t.suspended_state = 0;
   task->value = id;
 }
 
@@ -161,17 +163,22 @@ void on_task_create(OmptData*, const OmptFrame* frame, OmptData* task, int flags
 void on_task_schedule(OmptData* prior, int status, OmptData* next) {
   ThreadState* ts = omp_thread();
   if (!ts) return;
-  if (TaskInfo* p = task_of(prior); p && (status == kTaskComplete || status == kTaskCancel || status == kTaskLateFulfill))
+  TaskInfo* p = task_of(prior);
+  if (p && (status == kTaskComplete || status == kTaskCancel || status == kTaskLateFulfill))
     omp_task_end(ts, p->id, p->begin_ns, p->create_stack, p->region, p->create_ns, p->create_tid,
                  format::kOmpRuntimeOmpt);
+  else if (p)  // suspended (a task run inside its taskwait): its state when it is resumed
+    p->suspended_state = __atomic_load_n(&ts->omp_state, __ATOMIC_RELAXED);
   // The state too, for the samples the sampler writes from outside (ompt_get_state says work
   // inside a task, but the callbacks left the barrier or taskwait the task runs in).
   if (TaskInfo* n = task_of(next)) {
-    if (!n->begin_ns) n->begin_ns = now_ns();
+    const bool resumed = n->begin_ns != 0;
+    if (!resumed) n->begin_ns = now_ns();
     if (!ts->omp_in_task) ts->omp_state_outside_task = __atomic_load_n(&ts->omp_state, __ATOMIC_RELAXED);
     ts->omp_in_task = 1;
     __atomic_store_n(&ts->omp_fork_stack, n->create_stack, __ATOMIC_RELAXED);
-    set_state(ts, format::kOmpWork);
+    // A task resumed after a task it waited for: back in its wait (a task created in a task).
+    set_state(ts, resumed && n->suspended_state ? n->suspended_state : uint32_t(format::kOmpWork));
   } else {
     uint64_t region = __atomic_load_n(&ts->omp_region, __ATOMIC_RELAXED);
     __atomic_store_n(&ts->omp_fork_stack, region ? omp_region_fork(region) : 0, __ATOMIC_RELAXED);

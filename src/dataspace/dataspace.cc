@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "disasm/object_code.h"
+#include "dataspace/caller_locals.h"
 #include "dataspace/dwarf_objects.h"
 #include "dataspace/heap_blocks.h"
 #include "dataspace/stack_locals.h"
@@ -154,6 +155,25 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps, const Si
             v = &local;
             t = types;
             bias = 0;  // a local's address is the run-time one
+          }
+        }
+        // A local of a caller, through the callers' CFI from these registers (issue 19).
+        if (!v && r.regs[16] != 0) {
+          auto st = e.stacks.find(r.stack_id);
+          auto code_of = [&](uint64_t pc) {
+            FrameCode fc;
+            if (const reader::LoadObject* fo = e.object_at(pc, ev.tstamp_ns)) {
+              fc.bias = fo->bias;
+              fc.locals = files.stack_locals(fo->symbol_file());
+              if (fc.locals) fc.types = &files.table(fo->symbol_file());
+            }
+            return fc;
+          };
+          DataObjectTable* types = nullptr;
+          if (st != e.stacks.end() && find_caller_local(r.regs, st->second, ev.vaddr, code_of, &local, &types)) {
+            v = &local;
+            t = types;
+            bias = 0;
           }
         }
         if (v) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <memory>
 
 #include "views/dataspace_views.h"
@@ -71,6 +73,32 @@ bool data_metric_known(Session& s, const std::string& name) {
 }
 
 void set_data_metrics(Session& s, const std::vector<std::string>& names) { state(s).metrics = names; }
+
+namespace {
+std::string data_keyword(const dataspace::DsMetric& m) { return std::string(m.time ? "d." : "d+") + m.name; }
+}  // namespace
+
+std::string current_data_metrics(Session& s) {
+  DsState& st = state(s);
+  const auto& ms = st.ds->metrics();
+  std::string out;
+  // As the lists show them (dataspace_views.cc): the names given, else every metric.
+  auto listed = [&](const std::string& n) {
+    return std::find(st.metrics.begin(), st.metrics.end(), n) != st.metrics.end();
+  };
+  bool any = false;
+  for (const auto& m : ms) any |= listed(m.name);
+  for (const auto& m : ms)
+    if (!any || listed(m.name)) out += data_keyword(m) + ":d%" + m.name + ":";
+  return out + "name";
+}
+
+std::string current_data_sort(Session& s) {
+  DsState& st = state(s);
+  const int i = dataspace::sort_metric(*st.ds, st.metrics, st.sort);
+  const std::string key = i >= 0 ? data_keyword(st.ds->metrics()[size_t(i)]) : st.sort.metric == "size" ? "size" : "name";
+  return (st.sort.reverse ? "-" : "") + key;
+}
 
 void set_data_sort(Session& s, const std::string& metric, bool reverse) { state(s).sort = {metric, reverse}; }
 

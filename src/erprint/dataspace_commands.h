@@ -18,6 +18,11 @@ void set_data_metrics(Session& s, const std::vector<std::string>& names);
 void set_data_sort(Session& s, const std::string& metric, bool reverse);
 // Whether `name` is a data-derived metric of the loaded experiments ("page-faults", "dclock").
 bool data_metric_known(Session& s, const std::string& name);
+// What the data lists use now, as data_metrics / data_sort take it (issue 19): the metrics
+// shown ("d+page-faults:d%page-faults:name"; '.' for times, '+' for counts) and the sort
+// ("d+page-faults", "-name"; by default the first metric shown).
+std::string current_data_metrics(Session& s);
+std::string current_data_sort(Session& s);
 // Whether the loaded experiments hold dataspace records.
 bool has_dataspace(Session& s);
 

@@ -24,6 +24,12 @@ CommandResult no_data(Session& s, const std::string& cmd, const std::string& wha
 
 // data_metrics / data_sort: the spec must parse and use only 'd' or static metrics.
 CommandResult data_spec(Session& s, const std::string& cmd, const std::vector<std::string>& a) {
+  if (a.empty() && has_dataspace(s)) {  // what the data lists use now (issue 19)
+    const bool sort = cmd == "data_sort";
+    const std::string cur = sort ? current_data_sort(s) : current_data_metrics(s);
+    return emit_report(s, cmd, fmt::format("current {}: {}\n", sort ? "data_sort" : "data_metrics", cur),
+                       json::Value::object().set("current", cur).set("available", true));
+  }
   if (a.empty()) {
     const std::string cur = cmd == "data_metrics" ? s.metric_state().data().to_string()
                                                   : s.metric_state().data_sort().to_string();

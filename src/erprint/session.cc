@@ -123,6 +123,7 @@ bool Session::load(const std::string& path, std::string* error) {
 std::vector<metricspec::AvailableMetric> Session::available() const {
   std::vector<metricspec::AvailableMetric> out;
   for (uint32_t m : profile_.available_metrics()) {
+    if (model::metric_def(m).cycles_time) continue;  // the counter with '.' (issue 19)
     if (auto a = metricspec::standard_metric(model::metric_def(m).name)) out.push_back(*a);
   }
   return out;
@@ -142,11 +143,19 @@ void Session::set_defaults(std::optional<std::string> dm, std::optional<std::str
 
 std::vector<views::ViewColumn> Session::to_columns(const metricspec::MetricList& l) const {
   std::vector<views::ViewColumn> cols;
+  const std::vector<uint32_t> avail = profile_.available_metrics();
+  auto has_metric = [&](uint32_t m) { return std::find(avail.begin(), avail.end(), m) != avail.end(); };
   for (const auto& c : l.columns) {
     if (c.is_static() || !c.visible()) continue;
     uint32_t m = model::metric_index(c.name);
     if (m >= model::kMetricCount) continue;
-    if (c.vis & (metricspec::kVisValue | metricspec::kVisTime)) cols.push_back({c.flavor, m, false});
+    // A cycle-type counter: '.' shows its time form where the experiments recorded the CPU
+    // clock rate, '+' the count; without a rate '.' shows the count (issue 19).
+    const uint32_t t = model::cycles_time_metric(m);
+    const bool as_time = (c.vis & metricspec::kVisTime) && t < model::kMetricCount && has_metric(t);
+    if (as_time) cols.push_back({c.flavor, t, false});
+    if ((c.vis & metricspec::kVisValue) || ((c.vis & metricspec::kVisTime) && !as_time))
+      cols.push_back({c.flavor, m, false});
     if (c.vis & metricspec::kVisPercent) cols.push_back({c.flavor, m, true});
   }
   return cols;

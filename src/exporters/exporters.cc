@@ -42,6 +42,9 @@ std::optional<std::vector<uint32_t>> select_metrics(const model::Profile& p, con
   std::vector<uint32_t> out;
   if (list.empty()) {
     out = p.available_metrics();
+    // A cycle-type counter's time form is er_print's view of the counter ('.'): the exports
+    // carry the counter once, as its count (issue 19).
+    std::erase_if(out, [](uint32_t m) { return model::metric_def(m).cycles_time; });
     // The user CPU time first: it is er_print's default metric and the formats' default view.
     auto it = std::find(out.begin(), out.end(), uint32_t(model::kUser));
     if (it != out.end()) std::rotate(out.begin(), it, it + 1);
@@ -55,7 +58,8 @@ std::optional<std::vector<uint32_t>> select_metrics(const model::Profile& p, con
     uint32_t m = model::metric_index(name);
     if (m >= model::kMetricCount) {
       std::string known;
-      for (const auto& d : model::metric_defs()) known += (known.empty() ? "" : ", ") + d.name;
+      for (const auto& d : model::metric_defs())
+        if (!d.cycles_time) known += (known.empty() ? "" : ", ") + d.name;
       *error = fmt::format("unknown metric '{}' (known: {})", name, known);
       return std::nullopt;
     }

@@ -95,6 +95,7 @@ enum RecordKind : uint32_t {
   kRecOmpTask = 42,         // OmpTaskRecord: one explicit task, written when it completes
   // Java (docs/java.md), numbered apart as well.
   kRecHeapJavaAlloc = 48,   // HeapAllocRecord: a Java object (JVMTI SampledObjectAlloc), address 0
+  kRecHeapJavaSample = 49,  // HeapAllocRecord: a sampled Java object, address = the mean sampling interval
 };
 
 // ---- Call stacks --------------------------------------------------------------------------
@@ -206,9 +207,13 @@ struct OverviewSampleRecord {
 // written are most of the tracer's cost (a malloc+free pair is 40 + 24 bytes). Allocations carry
 // the allocating call stack; releases carry only what the leak computation needs. Writers and
 // readers go through encode_heap_record / decode_heap_record (below), never the structs directly.
-enum HeapOp : uint32_t { kHeapMalloc = 1, kHeapFree, kHeapRealloc, kHeapMmap, kHeapMunmap, kHeapJavaAlloc };
+enum HeapOp : uint32_t { kHeapMalloc = 1, kHeapFree, kHeapRealloc, kHeapMmap, kHeapMunmap, kHeapJavaAlloc,
+                         kHeapJavaSample };
 
-struct HeapAllocRecord {  // kRecHeapAlloc, kRecHeapMmap, kRecHeapMunmap, kRecHeapJavaAlloc
+// kRecHeapJavaSample (collect -H on in a JVM, docs/java.md): one object of the JVM's heap sampler
+// (JVMTI SetHeapSamplingInterval), which samples the thread's allocated bytes at exponentially
+// distributed gaps of mean `address` bytes; the reader weighs it to an estimate (java_alloc_estimate.h).
+struct HeapAllocRecord {  // kRecHeapAlloc, kRecHeapMmap, kRecHeapMunmap, kRecHeapJavaAlloc, kRecHeapJavaSample
   uint32_t word;
   uint32_t tid;
   uint64_t tstamp_ns;  // after the call returned
@@ -264,6 +269,7 @@ struct HeapEvent {
   uint32_t tid;
   uint32_t op;           // HeapOp
   uint32_t duration_ns;  // realloc
+  uint64_t interval;     // kHeapJavaSample: the mean sampling interval in bytes
 };
 
 // The record kind and size an event is written as (0, 0 for an unknown op).
@@ -275,6 +281,7 @@ inline constexpr uint32_t heap_record_kind(uint32_t op) {
     case kHeapMmap: return kRecHeapMmap;
     case kHeapMunmap: return kRecHeapMunmap;
     case kHeapJavaAlloc: return kRecHeapJavaAlloc;
+    case kHeapJavaSample: return kRecHeapJavaSample;
   }
   return 0;
 }
@@ -282,7 +289,8 @@ inline constexpr uint32_t heap_record_size(uint32_t op) {
   switch (op) {
     case kHeapFree: return sizeof(HeapFreeRecord);
     case kHeapRealloc: return sizeof(HeapReallocRecord);
-    case kHeapMalloc: case kHeapMmap: case kHeapMunmap: case kHeapJavaAlloc: return sizeof(HeapAllocRecord);
+    case kHeapMalloc: case kHeapMmap: case kHeapMunmap: case kHeapJavaAlloc: case kHeapJavaSample:
+      return sizeof(HeapAllocRecord);
   }
   return 0;
 }
@@ -308,6 +316,15 @@ inline void encode_heap_record(const HeapEvent& e, void* dst) {
       r->size = e.size;
       r->address = e.address;
       r->old_address = e.old_address;
+      return;
+    }
+    case kHeapJavaSample: {
+      auto* r = static_cast<HeapAllocRecord*>(dst);
+      r->tid = e.tid;
+      r->tstamp_ns = e.tstamp_ns;
+      r->stack_id = e.stack_id;
+      r->size = e.size;
+      r->address = e.interval;
       return;
     }
     default: {
@@ -340,6 +357,15 @@ inline bool decode_heap_record(uint32_t kind, const void* p, uint32_t size, Heap
                                          : kHeapJavaAlloc;
       out->tid = r.tid, out->tstamp_ns = r.tstamp_ns, out->stack_id = r.stack_id;
       out->size = r.size, out->address = r.address;
+      return true;
+    }
+    case kRecHeapJavaSample: {
+      HeapAllocRecord r;
+      if (size != sizeof r) return false;
+      __builtin_memcpy(&r, p, sizeof r);
+      out->op = kHeapJavaSample;
+      out->tid = r.tid, out->tstamp_ns = r.tstamp_ns, out->stack_id = r.stack_id;
+      out->size = r.size, out->interval = r.address;
       return true;
     }
     case kRecHeapFree: {

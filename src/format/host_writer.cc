@@ -116,6 +116,7 @@ void HostExperimentWriter::heap_event(const HeapEvent& e) {
 void HostExperimentWriter::sync_event(const SyncEventRecord& r) { append(DataKind::kSync, kRecSyncEvent, &r, sizeof r); }
 void HostExperimentWriter::io_event(const IoEventRecord& r) { append(DataKind::kIo, kRecIoEvent, &r, sizeof r); }
 void HostExperimentWriter::mpi_event(const MpiEventRecord& r) { append(DataKind::kMpi, kRecMpiEvent, &r, sizeof r); }
+void HostExperimentWriter::hwc_event(const HwcEventRecord& r) { append(DataKind::kHwc, kRecHwcEvent, &r, sizeof r); }
 
 void HostExperimentWriter::finish() {
   for (File* f : files_) {

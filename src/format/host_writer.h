@@ -36,6 +36,8 @@ class HostExperimentWriter {
   void sync_event(const SyncEventRecord& r);
   void io_event(const IoEventRecord& r);
   void mpi_event(const MpiEventRecord& r);
+  // collect -h records (issue 19: synthesized counter experiments, no PMU needed).
+  void hwc_event(const HwcEventRecord& r);
 
   // Flushes every data file (also done by the destructor).
   void finish();

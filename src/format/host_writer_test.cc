@@ -183,10 +183,14 @@ TEST(RecordDescriptors, OffsetsMatchTheRecordStructs) {
               {"size", offsetof(HeapReallocRecord, size)},
               {"address", offsetof(HeapReallocRecord, address)},
               {"old_address", offsetof(HeapReallocRecord, old_address)}};
+    M java_sample = alloc;  // kind 49: the sampling interval where the others have the address
+    java_sample.erase("address");
+    java_sample["interval"] = offsetof(HeapAllocRecord, address);
     std::map<uint32_t, std::pair<size_t, M>> want = {
         {kRecHeapAlloc, {sizeof(HeapAllocRecord), alloc}},     {kRecHeapFree, {sizeof(HeapFreeRecord), free}},
         {kRecHeapRealloc, {sizeof(HeapReallocRecord), realloc}}, {kRecHeapMmap, {sizeof(HeapAllocRecord), alloc}},
-        {kRecHeapMunmap, {sizeof(HeapAllocRecord), alloc}}, {kRecHeapJavaAlloc, {sizeof(HeapAllocRecord), alloc}}};
+        {kRecHeapMunmap, {sizeof(HeapAllocRecord), alloc}}, {kRecHeapJavaAlloc, {sizeof(HeapAllocRecord), alloc}},
+        {kRecHeapJavaSample, {sizeof(HeapAllocRecord), java_sample}}};
     std::istringstream lines(kHeapDescriptor);
     std::set<uint32_t> seen;
     for (std::string line; std::getline(lines, line);) {
@@ -209,6 +213,15 @@ TEST(RecordDescriptors, OffsetsMatchTheRecordStructs) {
     EXPECT_EQ(cur.substr(pre.size()).rfind("48 heap_java_alloc 40 ", 0), 0u);
     EXPECT_TRUE(descriptor_accepted(DataKind::kHeap, pre.data(), pre.size()));
     EXPECT_TRUE(descriptor_accepted(DataKind::kHeap, cur.data(), cur.size()));
+  }
+  // The heaptrace of before sampled Java allocations (kinds 8-12, 48): kind 49 added after them.
+  {
+    std::string cur(kHeapDescriptor), pre(kPreJavaSampleHeapDescriptor);
+    ASSERT_EQ(cur.rfind(pre, 0), 0u);
+    EXPECT_EQ(cur.substr(pre.size()).rfind("49 heap_java_sample 40 ", 0), 0u);
+    EXPECT_TRUE(descriptor_accepted(DataKind::kHeap, pre.data(), pre.size()));
+    std::string other = pre + "50 heap_other 40 word:u32@0\n";
+    EXPECT_FALSE(descriptor_accepted(DataKind::kHeap, other.data(), other.size()));
   }
   EXPECT_EQ(descriptor_offsets(kLegacyHeapDescriptor),
             (M{{"word", 0},

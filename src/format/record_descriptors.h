@@ -43,6 +43,16 @@ inline constexpr const char* kHeapDescriptor =
     "size:u64@32 address:u64@40 old_address:u64@48\n"
     "11 heap_mmap 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n"
     "12 heap_munmap 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n"
+    "48 heap_java_alloc 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n"
+    "49 heap_java_sample 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 interval:u64@32\n";
+// The compact heaptrace layout before sampled Java allocations (kind 49); readers still accept it.
+inline constexpr const char* kPreJavaSampleHeapDescriptor =
+    "8 heap_alloc 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n"
+    "9 heap_free 24 word:u32@0 tid:u32@4 tstamp_ns:u64@8 address:u64@16\n"
+    "10 heap_realloc 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 duration_ns:u32@24 "
+    "size:u64@32 address:u64@40 old_address:u64@48\n"
+    "11 heap_mmap 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n"
+    "12 heap_munmap 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n"
     "48 heap_java_alloc 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n";
 // The compact heaptrace layout before Java allocations (kind 48); readers still accept it.
 inline constexpr const char* kPreJavaHeapDescriptor =
@@ -95,6 +105,7 @@ inline bool descriptor_accepted(DataKind k, const char* desc, size_t len) {
   };
   return same(record_descriptor_text(k)) || (k == DataKind::kHeap && same(kLegacyHeapDescriptor)) ||
          (k == DataKind::kHeap && same(kPreJavaHeapDescriptor)) ||
+         (k == DataKind::kHeap && same(kPreJavaSampleHeapDescriptor)) ||
          (k == DataKind::kProfile && (same(kLegacyClockDescriptor) || same(kPreTaskClockDescriptor)));
 }
 

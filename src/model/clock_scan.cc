@@ -79,9 +79,17 @@ struct Part {
   std::vector<int32_t> cpus;
   bool omp_states = false;
   bool mode_split = false;
+  // With a filter: per slot, the filter's context and the index (in e.clock) of the first
+  // kept sample, kNotKept if none.
+  std::vector<const void*> context;
+  std::vector<uint64_t> first_kept;
 };
 
-void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end, Part& p) {
+constexpr uint64_t kNotKept = UINT64_MAX;
+
+// Samples [begin, end), the first at index `first` of e.clock; filter null: every sample.
+void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end, Part& p,
+               const ClockSampleFilter* filter = nullptr, uint64_t first = 0) {
   // Samples of 100,000 stacks in random order: each sample's index entry and sums are a cache
   // miss. The loop is a pipeline: the index entry of sample i + 2A is fetched ahead, sample
   // i + A is looked up (in sample order, so slots are still numbered by first sample) and its
@@ -97,6 +105,10 @@ void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end,
       sum.stack_id = s.stack_id;
       sum.first_ns = s.tstamp_ns;
       p.stacks.push_back(sum);
+      if (filter) {
+        p.context.push_back(filter->stack_context(s.stack_id));
+        p.first_kept.push_back(kNotKept);
+      }
     }
     return slot;
   };
@@ -113,9 +125,16 @@ void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end,
       ring[i % kAhead] = ahead;
       __builtin_prefetch(&p.stacks[ahead], 1);
     }
-    clock_sample_values(*s, v);
     p.omp_states |= s->omp_state != 0;
     p.mode_split |= (s->flags & format::kClockFlagInSyscall) != 0;
+    if (filter) {
+      if (!filter->keep(*s, p.context[slot])) continue;
+      if (p.first_kept[slot] == kNotKept) {
+        p.first_kept[slot] = first + i;
+        p.stacks[slot].first_ns = s->tstamp_ns;
+      }
+    }
+    clock_sample_values(*s, v);
     int64_t* sum = p.stacks[slot].values;
     for (uint32_t m = 0; m < kClockSumCount; ++m) sum[m] += v[m];
     if (last_thread == UINT32_MAX || s->tid != last_tid) {
@@ -137,7 +156,59 @@ void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end,
 
 }  // namespace
 
-ClockScan scan_clock_samples(const reader::Experiment& e, unsigned workers) {
+namespace {
+
+// Merges filtered parts: a stack's sums over every part, ordered by its first kept sample
+// (a part numbers its slots by first sample, kept or not); threads and CPUs, which a part
+// only records for kept samples, in part order as without a filter.
+ClockScan merge_kept(std::vector<Part>& parts) {
+  ClockScan out;
+  SlotIndex slot;
+  std::vector<uint64_t> first_kept;
+  std::unordered_map<uint32_t, uint32_t> thread_slot;
+  for (Part& p : parts) {
+    out.omp_states |= p.omp_states;
+    out.mode_split |= p.mode_split;
+    for (size_t i = 0; i < p.stacks.size(); ++i) {
+      if (p.first_kept[i] == kNotKept) continue;
+      const ClockStackSum& s = p.stacks[i];
+      bool fresh = false;
+      uint32_t at = slot.find_or_add(s.stack_id, uint32_t(out.stacks.size()), &fresh);
+      if (fresh) {
+        out.stacks.push_back(s);
+        first_kept.push_back(p.first_kept[i]);
+        continue;
+      }
+      ClockStackSum& sum = out.stacks[at];
+      for (uint32_t m = 0; m < kClockSumCount; ++m) sum.values[m] += s.values[m];
+    }
+    for (const ClockThreadSum& t : p.threads) {
+      auto [it, fresh] = thread_slot.try_emplace(t.tid, uint32_t(out.threads.size()));
+      if (fresh) {
+        out.threads.push_back(t);
+        continue;
+      }
+      ClockThreadSum& o = out.threads[it->second];
+      o.first_ns = std::min(o.first_ns, t.first_ns);
+      o.last_ns = std::max(o.last_ns, t.last_ns);
+      o.events += t.events;
+    }
+    for (int32_t c : p.cpus)
+      if (std::find(out.cpus.begin(), out.cpus.end(), c) == out.cpus.end()) out.cpus.push_back(c);
+  }
+  // A stack's first kept sample is in the first part that kept one of its samples, where it
+  // was added to out.stacks; sort by it (indices are distinct, so the order is total).
+  std::vector<uint32_t> order(out.stacks.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return first_kept[a] < first_kept[b]; });
+  std::vector<ClockStackSum> sorted;
+  sorted.reserve(order.size());
+  for (uint32_t i : order) sorted.push_back(out.stacks[i]);
+  out.stacks = std::move(sorted);
+  return out;
+}
+
+ClockScan scan(const reader::Experiment& e, const ClockSampleFilter* filter, unsigned workers) {
   const size_t n = e.clock.size();
   if (workers == 0) workers = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
   constexpr size_t kMinPerWorker = 1 << 18;  // below, a thread costs more than it saves
@@ -145,18 +216,19 @@ ClockScan scan_clock_samples(const reader::Experiment& e, unsigned workers) {
   std::vector<Part> parts(workers);
   const reader::ClockSample* base = e.clock.data();
   auto bounds = [&](unsigned w) { return base + n * w / workers; };
+  auto run = [&](unsigned w) { scan_part(bounds(w), bounds(w + 1), parts[w], filter, uint64_t(bounds(w) - base)); };
   if (workers == 1) {
-    scan_part(base, base + n, parts[0]);
+    run(0);
   } else {
     std::vector<std::thread> pool;
-    for (unsigned w = 1; w < workers; ++w)
-      pool.emplace_back([&, w] { scan_part(bounds(w), bounds(w + 1), parts[w]); });
-    scan_part(bounds(0), bounds(1), parts[0]);
+    for (unsigned w = 1; w < workers; ++w) pool.emplace_back(run, w);
+    run(0);
     for (auto& t : pool) t.join();
   }
   // Merge the parts in sample order: a stack, thread or CPU first seen in an earlier part
   // comes first, so the order is that of a single pass.
   ClockScan out;
+  if (filter) return merge_kept(parts);
   if (workers == 1) {
     out.stacks = std::move(parts[0].stacks);
     out.threads = std::move(parts[0].threads);
@@ -195,6 +267,14 @@ ClockScan scan_clock_samples(const reader::Experiment& e, unsigned workers) {
       if (std::find(out.cpus.begin(), out.cpus.end(), c) == out.cpus.end()) out.cpus.push_back(c);
   }
   return out;
+}
+
+}  // namespace
+
+ClockScan scan_clock_samples(const reader::Experiment& e, unsigned workers) { return scan(e, nullptr, workers); }
+
+ClockScan scan_clock_samples(const reader::Experiment& e, const ClockSampleFilter& filter, unsigned workers) {
+  return scan(e, &filter, workers);
 }
 
 }  // namespace erkit::model

@@ -46,4 +46,22 @@ void clock_sample_values(const reader::ClockSample& s, int64_t out[kClockSumCoun
 // for small experiments.
 ClockScan scan_clock_samples(const reader::Experiment& e, unsigned workers = 0);
 
+// Which clock samples count: an event filter or selection (er_print's filters, thread,
+// time-range, sample and CPU selections), applied inside the parallel scan. Both functions
+// are called from the scan's worker threads at the same time, so they may only read shared
+// state. stack_context is asked once per distinct stack and worker; what it returns is handed
+// to keep() with each sample of that stack (the model passes the resolved stack, whose
+// functions FNAME() and LEAF need).
+class ClockSampleFilter {
+ public:
+  virtual ~ClockSampleFilter() = default;
+  virtual const void* stack_context(uint64_t stack_id) const = 0;
+  virtual bool keep(const reader::ClockSample& s, const void* stack_context) const = 0;
+};
+
+// The same sums over the samples `filter` keeps: stacks (and threads, CPUs) in order of their
+// first kept sample, which is the order a sample-by-sample pass applying the filter creates
+// them in; first_ns is the time of that sample. Stacks without a kept sample are left out.
+ClockScan scan_clock_samples(const reader::Experiment& e, const ClockSampleFilter& filter, unsigned workers = 0);
+
 }  // namespace erkit::model

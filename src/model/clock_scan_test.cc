@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <random>
 
@@ -39,9 +40,10 @@ struct Truth {
   std::map<uint32_t, ClockThreadSum> threads;
   std::vector<int32_t> cpus;
 };
-Truth truth(const reader::Experiment& e) {
+Truth truth(const reader::Experiment& e, const std::function<bool(const EventRecord&)>& keep = nullptr) {
   Truth t;
   for_each_event(e, [&](const EventRecord& ev) {
+    if (keep && !keep(ev)) return;
     auto [it, fresh] = t.sums.try_emplace(ev.stack_id);
     if (fresh) t.order.push_back(ev.stack_id);
     for (uint32_t m = 0; m < kMetricCount; ++m) it->second[m] += ev.values[m];
@@ -54,9 +56,30 @@ Truth truth(const reader::Experiment& e) {
   return t;
 }
 
-void expect_matches(const reader::Experiment& e, unsigned workers) {
-  Truth want = truth(e);
-  ClockScan got = scan_clock_samples(e, workers);
+// Keeps samples of even threads or of stacks whose id (read through the stack context the
+// scan hands it, so a wrong context shows) is a multiple of 3, within a time range.
+class TestFilter final : public ClockSampleFilter {
+ public:
+  TestFilter(const reader::Experiment& e, uint64_t lo, uint64_t hi) : lo_(lo), hi_(hi) {
+    for (const auto& s : e.clock) ids_.emplace(s.stack_id, s.stack_id);
+  }
+  const void* stack_context(uint64_t id) const override { return &ids_.at(id); }
+  bool keep(const reader::ClockSample& s, const void* ctx) const override {
+    return keep(s.tid, *static_cast<const uint64_t*>(ctx), s.tstamp_ns);
+  }
+  bool keep(uint32_t tid, uint64_t stack_id, uint64_t t) const {
+    return (tid % 2 == 0 || stack_id % 3 == 0) && t >= lo_ && t < hi_;
+  }
+
+ private:
+  std::map<uint64_t, uint64_t> ids_;
+  uint64_t lo_, hi_;
+};
+
+void expect_matches(const reader::Experiment& e, unsigned workers, const TestFilter* filter = nullptr) {
+  Truth want = filter ? truth(e, [&](const EventRecord& ev) { return filter->keep(ev.tid, ev.stack_id, ev.tstamp_ns); })
+                      : truth(e);
+  ClockScan got = filter ? scan_clock_samples(e, *filter, workers) : scan_clock_samples(e, workers);
   ASSERT_EQ(got.stacks.size(), want.order.size());
   for (size_t i = 0; i < got.stacks.size(); ++i) {
     ASSERT_EQ(got.stacks[i].stack_id, want.order[i]) << "order of first sample, slot " << i;
@@ -79,6 +102,12 @@ void expect_matches(const reader::Experiment& e, unsigned workers) {
   }
   EXPECT_EQ(got.cpus, want.cpus);
   EXPECT_EQ(got.omp_states, has_omp_samples(e));
+  if (filter) {  // first_ns: the first kept sample's time
+    std::map<uint64_t, uint64_t> first;
+    for (const auto& c : e.clock)
+      if (filter->keep(c.tid, c.stack_id, c.tstamp_ns)) first.try_emplace(c.stack_id, c.tstamp_ns);
+    for (const auto& s : got.stacks) ASSERT_EQ(s.first_ns, first.at(s.stack_id));
+  }
 }
 
 TEST(ClockScan, OneWorkerSumsLikeTheEventPass) { expect_matches(experiment(20000, 300, 1), 1); }
@@ -88,6 +117,22 @@ TEST(ClockScan, PartsOnThreadsMergeInSampleOrder) {
   reader::Experiment e = experiment(3 << 18, 5000, 2);
   expect_matches(e, 3);
   expect_matches(e, 2);
+}
+
+// A filter applied in the scan (issue 24): sums of the kept samples, stacks in order of their
+// first kept sample, also when a part keeps nothing of a stack it saw first.
+TEST(ClockScan, FilterKeepsTheSampleBySampleSumsAndOrder) {
+  reader::Experiment small = experiment(20000, 300, 4);
+  TestFilter f1(small, 30000, 150000);
+  expect_matches(small, 1, &f1);
+  reader::Experiment e = experiment(3 << 18, 2000, 5);
+  TestFilter f2(e, 2000000, 7000000);  // samples 200,000 to 700,000 of 786,432
+  expect_matches(e, 3, &f2);
+  expect_matches(e, 2, &f2);
+  TestFilter none(e, 1, 0);
+  ClockScan empty = scan_clock_samples(e, none, 3);
+  EXPECT_TRUE(empty.stacks.empty());
+  EXPECT_TRUE(empty.threads.empty());
 }
 
 TEST(ClockScan, OpenMpStatesAreNoticed) {

@@ -5,6 +5,7 @@
 
 #include "format/mpi_functions.h"
 #include "model/heap_leaks.h"
+#include "model/java_alloc_estimate.h"
 #include "model/mode_split.h"
 #include "model/hwc_pseudo.h"
 
@@ -103,8 +104,9 @@ void heap_events(const reader::Experiment& e, const std::function<void(const Eve
     ev.stack_id = h.stack_id;
     ev.tid = h.tid;
     ev.cpu = -1;
-    ev.values[kAlloc] = 1;
-    ev.values[kBalloc] = int64_t(h.size);
+    HeapEstimate est = heap_estimate(h);  // a sampled Java object: the objects it stands for
+    ev.values[kAlloc] = est.count;
+    ev.values[kBalloc] = est.bytes;
     if (leaked[i]) {
       ev.values[kLeak] = 1;
       ev.values[kBleak] = int64_t(h.size);
@@ -173,11 +175,13 @@ void mpi_events(const reader::Experiment& e, const std::function<void(const Even
 // (lost overflows, counts since the last overflow at a thread's end, a counter that could not
 // be read) at their pseudo-function's stack (model/hwc_pseudo.h).
 void hwc_events(const reader::Experiment& e, const std::function<void(const EventRecord&)>& fn) {
-  std::vector<uint32_t> metric_of;
+  std::vector<uint32_t> metric_of, time_of;
   for (const auto& c : e.log.hwc_counters) {
     auto it = c.find("name");
     uint32_t m = it == c.end() ? kMetricCount : metric_index(it->second);
     metric_of.push_back(m < kMetricCount && metric_def(m).source == MetricSource::Hwc ? m : kMetricCount);
+    // A cycle-type counter also as time, at the experiment's CPU clock rate (issue 19).
+    time_of.push_back(e.log.cpu_khz ? cycles_time_metric(metric_of.back()) : kMetricCount);
   }
   EventRecord ev;
   for (const auto& h : e.hwc) {
@@ -190,6 +194,8 @@ void hwc_events(const reader::Experiment& e, const std::function<void(const Even
     ev.tid = h.tid;
     ev.cpu = h.cpu;
     ev.values[metric_of[h.counter]] = int64_t(h.value);
+    if (time_of[h.counter] < kMetricCount)
+      ev.values[time_of[h.counter]] = cycles_to_ns(int64_t(h.value), e.log.cpu_khz);
     fn(ev);
   }
 }

@@ -7,7 +7,7 @@ namespace erkit::model {
 
 bool heap_allocates(const format::HeapEvent& h) {
   // A Java object (JVMTI) has no address that lasts (the GC moves it): an allocation all the same.
-  if (h.op == format::kHeapJavaAlloc) return true;
+  if (h.op == format::kHeapJavaAlloc || h.op == format::kHeapJavaSample) return true;
   return (h.op == format::kHeapMalloc || h.op == format::kHeapRealloc || h.op == format::kHeapMmap) &&
          h.address != 0;
 }
@@ -39,7 +39,7 @@ std::vector<bool> leaked_allocations(const std::vector<format::HeapEvent>& event
         break;
     }
     // Java objects are freed by the collector of the JVM, unseen: never leaks.
-    if (heap_allocates(h) && h.op != format::kHeapJavaAlloc) actions.push_back({h.tstamp_ns, false, idx, h.address});
+    if (heap_allocates(h) && h.op != format::kHeapJavaAlloc && h.op != format::kHeapJavaSample) actions.push_back({h.tstamp_ns, false, idx, h.address});
   }
   auto before = [](const Action& a, const Action& b) {
     if (a.t != b.t) return a.t < b.t;

@@ -13,7 +13,7 @@
 
 namespace erkit::model {
 
-// Whether an event allocates (malloc family, realloc with a result, mmap).
+// Whether an event allocates (malloc family, realloc with a result, mmap, a Java object).
 bool heap_allocates(const format::HeapEvent& h);
 // leaked[i]: event i allocated a block that no later event released. `events` sorted by time.
 std::vector<bool> leaked_allocations(const std::vector<format::HeapEvent>& events);

@@ -27,9 +27,10 @@ TEST(HeapLeaks, FreedBlocksAreNotLeaks) {
 // the malloc blocks' accounting.
 TEST(HeapLeaks, JavaObjectsAllocateButNeverLeak) {
   std::vector<format::HeapEvent> v = {ev(format::kHeapJavaAlloc, 10, 0), ev(format::kHeapMalloc, 20, 0x100),
-                                      ev(format::kHeapJavaAlloc, 30, 0)};
+                                      ev(format::kHeapJavaAlloc, 30, 0), ev(format::kHeapJavaSample, 40, 0)};
   EXPECT_TRUE(heap_allocates(v[0]));
-  EXPECT_EQ(leaked_allocations(v), (std::vector<bool>{false, true, false}));
+  EXPECT_TRUE(heap_allocates(v[3]));  // a sampled Java object as well
+  EXPECT_EQ(leaked_allocations(v), (std::vector<bool>{false, true, false, false}));
 }
 
 TEST(HeapLeaks, AddressReusedAfterFreeOnAnotherThread) {

@@ -45,9 +45,9 @@ const std::vector<MetricDef>& metric_defs() {
       {"branches", "Branch Instructions", "Branches", U::Count, S::Hwc},
       {"brm", "Branch Mispredictions", "Branch Misses", U::Count, S::Hwc},
       {"buscycles", "Bus Cycles", "Bus Cycles", U::Count, S::Hwc},
-      {"festalls", "Front-end Stall Cycles", "FE Stalls", U::Count, S::Hwc},
-      {"bestalls", "Back-end Stall Cycles", "BE Stalls", U::Count, S::Hwc},
-      {"refcycles", "Reference Cycles", "Ref. Cycles", U::Count, S::Hwc},
+      {"festalls", "Front-end Stall Cycles", "FE Stalls", U::Count, S::Hwc, true},
+      {"bestalls", "Back-end Stall Cycles", "BE Stalls", U::Count, S::Hwc, true},
+      {"refcycles", "Reference Cycles", "Ref. Cycles", U::Count, S::Hwc, true},
       {"dcr", "L1 D-cache Reads", "L1D Reads", U::Count, S::Hwc},
       {"dcm", "L1 D-cache Read Misses", "L1D Misses", U::Count, S::Hwc},
       {"dcw", "L1 D-cache Writes", "L1D Writes", U::Count, S::Hwc},
@@ -70,6 +70,11 @@ const std::vector<MetricDef>& metric_defs() {
       {"ompwork", "OMP Work", "OMP Work", U::Nanoseconds, S::Omp},
       {"ompwait", "OMP Wait", "OMP Wait", U::Nanoseconds, S::Omp},
       {"ompover", "OMP Overhead", "OMP Ovhd.", U::Nanoseconds, S::Omp},
+      // Cycle-type counters as time (issue 19), in the order of kCyclesTimeFirst..Last.
+      {"cycles", "CPU Cycles", "CPU Cycles", U::Nanoseconds, S::Hwc, true, true},
+      {"festalls", "Front-end Stall Cycles", "FE Stalls", U::Nanoseconds, S::Hwc, true, true},
+      {"bestalls", "Back-end Stall Cycles", "BE Stalls", U::Nanoseconds, S::Hwc, true, true},
+      {"refcycles", "Reference Cycles", "Ref. Cycles", U::Nanoseconds, S::Hwc, true, true},
   };
   return defs;
 }
@@ -104,8 +109,31 @@ uint32_t metric_index(const std::string& name) {
   const std::string_view n = canonical_metric_name(name);
   const auto& d = metric_defs();
   for (uint32_t i = 0; i < d.size(); ++i)
-    if (d[i].name == n) return i;
+    if (d[i].name == n) return i;  // a counter before its time form
   return kMetricCount;
+}
+
+uint32_t cycles_time_metric(uint32_t counter_metric) {
+  if (counter_metric >= kMetricCount) return kMetricCount;
+  const MetricDef& c = metric_def(counter_metric);
+  if (!c.cycles || c.cycles_time) return kMetricCount;
+  for (uint32_t i = kCyclesTimeFirst; i <= kCyclesTimeLast; ++i)
+    if (metric_def(i).name == c.name) return i;
+  return kMetricCount;
+}
+
+uint32_t cycles_counter_metric(uint32_t metric) {
+  if (metric < kCyclesTimeFirst || metric > kCyclesTimeLast) return metric;
+  return metric_index(metric_def(metric).name);
+}
+
+int64_t cycles_to_ns(int64_t cycles, uint64_t khz) {
+  if (khz == 0 || khz > (uint64_t(1) << 40)) return 0;
+  // ns = cycles * 1e6 / khz, without overflow: whole kilo-cycle periods, then the remainder.
+  const bool neg = cycles < 0;
+  const uint64_t c = neg ? uint64_t(0) - uint64_t(cycles) : uint64_t(cycles);
+  const uint64_t ns = c / khz * 1'000'000 + (c % khz * 1'000'000 + khz / 2) / khz;
+  return neg ? -int64_t(ns) : int64_t(ns);
 }
 
 }  // namespace erkit::model

@@ -28,6 +28,10 @@ struct MetricDef {
   MetricSource source;
   // A cycle-type hardware counter: er_print's '.' shows it as time, '+' as the raw count.
   bool cycles = false;
+  // The time form of a cycle-type counter (issue 19): its events over the experiment's CPU
+  // clock rate, in ns. Named as the counter, not a keyword of its own: er_print's '.' on the
+  // counter shows it (cycles_time_metric()).
+  bool cycles_time = false;
 };
 
 // Names er_print accepts in metric lists (the I/O metrics of later Studio/gprofng releases)
@@ -49,6 +53,8 @@ enum MetricIndex : uint32_t {
   // by name (collect/hwc_events.cc), named as the counter: event counts.
   kHwcFirst, kHwcLast = kHwcFirst + 27,
   kOmpWork, kOmpWait, kOmpOver,
+  // Cycle-type counters shown as time (issue 19): cycles, festalls, bestalls, refcycles.
+  kCyclesTimeFirst, kCyclesTimeLast = kCyclesTimeFirst + 3,
   kMetricCount
 };
 
@@ -59,6 +65,12 @@ uint32_t metric_index(const std::string& name);
 // The canonical name of an alias (unlock -> lock, ioread -> ioreadcnt); otherwise the input.
 std::string_view canonical_metric_name(std::string_view name);
 std::span<const NamedOnlyMetric> named_only_metrics();
+// The time metric of a cycle-type counter metric (cycles -> its time form), kMetricCount for
+// any other metric; and back (the counter metric of a time form, else the metric itself).
+uint32_t cycles_time_metric(uint32_t counter_metric);
+uint32_t cycles_counter_metric(uint32_t metric);
+// Cycles to nanoseconds at a clock rate in kHz, rounded to the nearest ns (0 if khz is 0).
+int64_t cycles_to_ns(int64_t cycles, uint64_t khz);
 
 using MetricValues = std::vector<int64_t>;  // size kMetricCount
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <unordered_map>
 
 #include "common/progress.h"
@@ -16,7 +18,10 @@ namespace erkit::model {
 namespace log_key = format::log_key;
 namespace log_setting = format::log_setting;
 
-Profile::Profile() : resolver_(std::make_unique<StackResolver>(funcs_, sym_cache_)) {}
+Profile::Profile() : resolver_(std::make_unique<StackResolver>(funcs_, sym_cache_)) {
+  // ERKIT_CLOCK_SCAN=off: the sample-by-sample pass, for comparing the two (bench/scale).
+  if (const char* v = std::getenv("ERKIT_CLOCK_SCAN"); v && std::string_view(v) == "off") clock_scan_ = false;
+}
 Profile::~Profile() = default;
 
 namespace {
@@ -167,6 +172,11 @@ void Profile::set_event_filter(EventPredicate pred, bool needs_stack_funcs) {
   computed_ = edges_computed_ = false;
 }
 
+void Profile::set_clock_scan(bool on) {
+  clock_scan_ = on;
+  computed_ = edges_computed_ = false;
+}
+
 std::vector<uint32_t> Profile::available_metrics() const {
   bool omp = false, clock = false, heap = false, sync = false, io = false, mpi = false, kernel = false, kthr = false;
   std::vector<bool> hwc(kMetricCount, false);  // the counters recorded (collect -h)
@@ -175,6 +185,8 @@ std::vector<uint32_t> Profile::available_metrics() const {
       if (auto it = c.find("name"); it != c.end()) {
         uint32_t m = metric_index(it->second);
         if (m < kMetricCount) hwc[m] = true;
+        // Its time form where the experiment recorded the CPU clock rate (issue 19).
+        if (uint32_t t = cycles_time_metric(m); t < kMetricCount && e.log.cpu_khz) hwc[t] = true;
       }
     if (e.log.kernel) {  // er_kernel: its own metrics instead of the user microstates
       kernel = true;
@@ -220,24 +232,29 @@ uint32_t Profile::sample_at(uint32_t exp, uint64_t t) const {
 }
 
 bool Profile::keeps(uint32_t x, const EventRecord& ev, const ResolvedStack& rs) const {
+  return keeps(x, ev.tid, ev.cpu, ev.tstamp_ns, &rs);
+}
+
+// Reads only: the clock scan's workers call it at the same time (model/clock_scan.h).
+bool Profile::keeps(uint32_t x, uint32_t tid, int32_t cpu, uint64_t tstamp_ns, const ResolvedStack* rs) const {
   if (!pred_) return true;
   const reader::Experiment& e = exps_[x];
   filter::EventView v;
   v.expid = x + 1;
   v.pid = uint32_t(e.log.pid);
   v.rank = e.log.mpi_rank;
-  v.thrid = thread_number(x, ev.tid);
-  v.lwpid = ev.tid;
+  v.thrid = thread_number(x, tid);
+  v.lwpid = tid;
   if (e.log.kernel) {  // seed Table 5-1: LWP is the process id, Thread the kernel thread id
-    auto tp = e.log.task_pid.find(ev.tid);
+    auto tp = e.log.task_pid.find(tid);
     v.pid = tp == e.log.task_pid.end() ? 0 : tp->second;
     v.lwpid = v.pid;
-    v.thrid = ev.tid;
+    v.thrid = tid;
   }
-  v.cpuid = ev.cpu;
-  v.tstamp_ns = ev.tstamp_ns;
-  v.sample = sample_at(x, ev.tstamp_ns);
-  if (pred_needs_stack_) v.stack_funcs = rs.funcs;
+  v.cpuid = cpu;
+  v.tstamp_ns = tstamp_ns;
+  v.sample = sample_at(x, tstamp_ns);
+  if (pred_needs_stack_ && rs) v.stack_funcs = rs->funcs;
   return pred_(v);
 }
 
@@ -317,12 +334,16 @@ void Profile::compute() const {
       StackAggregate& a = aggs_[it->second];
       for (uint32_t m = 0; m < kMetricCount; ++m) a.values[m] += ev.values[m];
     };
-    // Without a filter, OpenMP states or a User/System split between samples every clock sample
-    // of a stack lands in one aggregate with its own values: add the stack's sums
+    // Without OpenMP states or a User/System split between samples every clock sample of a
+    // stack lands in one aggregate with its own values: add the stack's sums
     // (model/clock_scan.h) in order of first sample, which is the order the sample-by-sample
-    // pass creates the aggregates in.
-    if (!pred_ && !omp_exp && !clock_scans_[x].mode_split) {
-      for (const ClockStackSum& s : clock_scans_[x].stacks) {
+    // pass creates the aggregates in. With a filter or selection the scan applies it per
+    // sample on its worker threads and sums what it keeps, in order of first kept sample
+    // (model/profile_clock_filter.cc).
+    if (clock_scan_ && !omp_exp && !clock_scans_[x].mode_split) {
+      ClockScan filtered;
+      if (pred_) filtered = filtered_clock_scan(x);
+      for (const ClockStackSum& s : (pred_ ? filtered : clock_scans_[x]).stacks) {
         const ResolvedStack& rs = resolver_->resolve(x, e, s.stack_id, s.first_ns);
         auto [it, inserted] = index.try_emplace((uint64_t(x) << 56) ^ s.stack_id, uint32_t(aggs_.size()));
         if (inserted) aggs_.push_back(StackAggregate{x, &rs, {}, {}});

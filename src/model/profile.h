@@ -81,7 +81,12 @@ class Profile {
   void set_view_mode(ViewMode m);
 
   // Events for which pred returns false are left out (null: keep all). Invalidates results.
+  // pred is called for clock samples from the clock scan's worker threads at the same time
+  // (model/clock_scan.h): it may only read shared state.
   void set_event_filter(EventPredicate pred, bool needs_stack_funcs);
+  // Off: clock samples are aggregated one by one (the reference pass of the tests) instead of
+  // from model/clock_scan's per-stack sums. On by default. Invalidates results.
+  void set_clock_scan(bool on);
 
   // Whether an event of experiment exp (0-based) passes the event filter and the selections
   // (experiments, samples, threads, LWPs, CPUs). The one test every report applies, whatever
@@ -133,7 +138,11 @@ class Profile {
  private:
   void compute() const;
   void compute_edges() const;
+  // Experiment x's clock samples that pass the filter, summed by stack on the scan's worker
+  // threads (model/profile_clock_filter.cc).
+  ClockScan filtered_clock_scan(uint32_t x) const;
   bool keeps(uint32_t x, const EventRecord& ev, const ResolvedStack& rs) const;
+  bool keeps(uint32_t x, uint32_t tid, int32_t cpu, uint64_t tstamp_ns, const ResolvedStack* rs) const;
 
   std::vector<reader::Experiment> exps_;
   // Mutable: results are computed lazily from const accessors (see aggregates()); resolving a
@@ -143,6 +152,7 @@ class Profile {
   std::unique_ptr<StackResolver> resolver_;
   EventPredicate pred_;
   bool pred_needs_stack_ = false;
+  bool clock_scan_ = true;
   // The cache: everything below marked mutable is derived from the inputs above.
   mutable bool computed_ = false, edges_computed_ = false;
   mutable uint64_t generation_ = 0;

@@ -156,9 +156,10 @@ TEST_F(ProfileTest, ThreadsNumberedFromOneAndSamplesWithoutPoints) {
 namespace erkit::model {
 namespace {
 
-// Without a filter the clock samples are added per stack from model/clock_scan's sums; with one
-// (even one that keeps everything) sample by sample. Both give the same aggregates, in the same
-// order, and the same function metrics.
+// The clock samples are added per stack from model/clock_scan's sums (with a filter, over the
+// samples it keeps); with set_clock_scan(false) sample by sample. Both give the same
+// aggregates, in the same order, and the same function metrics (random filters:
+// profile_clock_filter_test.cc).
 TEST_F(ProfileTest, StackSumsEqualTheSampleBySamplePass) {
   std::mt19937 rng(7);
   std::vector<std::string> folded;
@@ -177,10 +178,14 @@ TEST_F(ProfileTest, StackSumsEqualTheSampleBySamplePass) {
   auto fast = snapshot();
   auto fast_fm = profile_.function_metrics();
   ASSERT_GT(fast.size(), 10u);
-  profile_.set_event_filter([](const filter::EventView&) { return true; }, false);
+  profile_.set_clock_scan(false);
   EXPECT_EQ(snapshot(), fast);
   EXPECT_EQ(profile_.function_metrics().excl, fast_fm.excl);
   EXPECT_EQ(profile_.function_metrics().incl, fast_fm.incl);
+  profile_.set_event_filter([](const filter::EventView&) { return true; }, false);
+  EXPECT_EQ(snapshot(), fast);
+  profile_.set_clock_scan(true);
+  EXPECT_EQ(snapshot(), fast);
 }
 
 }  // namespace

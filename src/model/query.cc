@@ -1,6 +1,7 @@
 #include "model/query.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace erkit::model {
 
@@ -33,19 +34,41 @@ void set_event_selection(Profile& p, const selection::SelectionState* sel, const
     p.set_event_filter(nullptr, false);
     return;
   }
+  auto selected = [sel](const filter::EventView& v) {
+    using selection::Target;
+    if (!sel) return true;
+    if (!sel->experiment_selected(v.expid)) return false;
+    if (!sel->contains(Target::Samples, v.expid, v.sample)) return false;
+    if (!sel->contains(Target::Threads, v.expid, int64_t(v.thrid))) return false;
+    if (!sel->contains(Target::Lwps, v.expid, int64_t(v.lwpid))) return false;
+    return sel->contains(Target::Cpus, v.expid, v.cpuid);
+  };
+  if (f) {
+    p.set_event_filter([f, selected](const filter::EventView& v) { return selected(v) && f->matches(v); }, true);
+    return;
+  }
+  // Selections alone read (experiment, sample, thread, LWP, CPU), which few distinct events
+  // share: the answer is kept per calling thread (the clock scan's workers call this at
+  // once) in a small direct-mapped table, tagged with this predicate's generation.
+  static std::atomic<uint64_t> generations{0};
+  const uint64_t gen = ++generations;
   p.set_event_filter(
-      [f, sel](const filter::EventView& v) {
-        using selection::Target;
-        if (sel) {
-          if (!sel->experiment_selected(v.expid)) return false;
-          if (!sel->contains(Target::Samples, v.expid, v.sample)) return false;
-          if (!sel->contains(Target::Threads, v.expid, int64_t(v.thrid))) return false;
-          if (!sel->contains(Target::Lwps, v.expid, int64_t(v.lwpid))) return false;
-          if (!sel->contains(Target::Cpus, v.expid, v.cpuid)) return false;
-        }
-        return !f || f->matches(v);
+      [selected, gen](const filter::EventView& v) {
+        struct Entry {
+          uint64_t gen, thrid, lwpid;
+          uint32_t expid, sample;
+          int32_t cpu;
+          bool keep;
+        };
+        thread_local Entry memo[64] = {};
+        Entry& en = memo[(v.thrid * 0x9E3779B1u + v.lwpid * 31 + uint64_t(v.sample) * 131 + uint32_t(v.cpuid) * 7 + v.expid) & 63];
+        if (en.gen == gen && en.thrid == v.thrid && en.lwpid == v.lwpid && en.expid == v.expid &&
+            en.sample == v.sample && en.cpu == v.cpuid)
+          return en.keep;
+        en = {gen, v.thrid, v.lwpid, v.expid, v.sample, v.cpuid, selected(v)};
+        return en.keep;
       },
-      f != nullptr);
+      false);
 }
 
 namespace {

@@ -111,6 +111,9 @@ struct RunLog {
   // collect -h: one entry per counter ("hwc" events: index, name, perf, description, interval,
   // unit, memory, dataspace), in -h order: HwcEventRecord::counter indexes it.
   std::vector<std::map<std::string, std::string>> hwc_counters;
+  // The CPUs' clock rate at collect time ("cpu_clock" event: the harmonic mean of the CPUs'
+  // rates, kHz; 0 in experiments without one): cycle-type counters are shown as time with it.
+  uint64_t cpu_khz = 0;
 };
 
 // 96 bytes, no padding: 10 M samples are held in memory at once.

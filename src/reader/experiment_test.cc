@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "collect/cpu_clock.h"
 #include "collect/experiment_log.h"
 #include "collect/launch.h"
 #include "collect/options.h"
@@ -107,6 +108,8 @@ TEST_F(RoundTripTest, RunLog) {
   EXPECT_EQ(r.os, "6.1.0-13-amd64");
   EXPECT_EQ(r.ncpus, 16);
   EXPECT_EQ(r.pagesize, 4096);
+  // collect's "cpu_clock" line: this machine's rate (0 where it shows none; issue 19).
+  EXPECT_EQ(r.cpu_khz, collect::probe_cpu_clock().khz);
   EXPECT_EQ(r.realtime_start_ns, 1700000000123456789);
   EXPECT_EQ(r.clock_interval_ns, 997000u);
   ASSERT_EQ(r.settings.count("clock"), 1u);
@@ -364,6 +367,7 @@ TEST_F(RoundTripTest, EveryHeapOperationInItsCompactRecord) {
       {4000, 0, 8192, 0x7f0000, 0, 5, format::kHeapMmap, 0},
       {5000, 0, 4096, 0x7f0000, 0, 6, format::kHeapMunmap, 0},
       {6000, 0, 1016, 0, 0, 7, format::kHeapJavaAlloc, 0},
+      {7000, 0, 24, 0, 0, 7, format::kHeapJavaSample, 0, 16384},
   };
   {
     format::HostExperimentWriter w(dir_);
@@ -373,7 +377,7 @@ TEST_F(RoundTripTest, EveryHeapOperationInItsCompactRecord) {
       w.heap_event(h);
     }
   }
-  // Record sizes: alloc 40, free 24, realloc 56, mmap 40, munmap 40, Java alloc 40.
+  // Record sizes: alloc 40, free 24, realloc 56, mmap 40, munmap 40, Java alloc 40, Java sample 40.
   EXPECT_EQ(fs::file_size(file("heaptrace")), format::kHeaderSize + format::kBlockSize);
   Experiment e = open();
   EXPECT_EQ(problems_of(e), std::vector<std::string>{});
@@ -381,9 +385,9 @@ TEST_F(RoundTripTest, EveryHeapOperationInItsCompactRecord) {
   for (size_t i = 0; i < in.size(); ++i) {
     const HeapEvent &a = e.heap[i], &b = in[i];
     EXPECT_EQ(std::vector<uint64_t>({a.tstamp_ns, a.stack_id, a.size, a.address, a.old_address, a.tid, a.op,
-                                     a.duration_ns}),
+                                     a.duration_ns, a.interval}),
               std::vector<uint64_t>({b.tstamp_ns, b.stack_id, b.size, b.address, b.old_address, b.tid, b.op,
-                                     b.duration_ns}))
+                                     b.duration_ns, b.interval}))
         << i;
   }
   EXPECT_EQ(format::heap_record_size(format::kHeapMalloc) + format::heap_record_size(format::kHeapFree), 64u);

@@ -74,7 +74,12 @@ std::string render_header(const model::Profile& p, uint32_t x) {
   out += fmt::format("Current working directory: {}\n", known(l.cwd));
   out += fmt::format("Collector version: erkit {}; Host '{}' ({}, Linux {})\n", l.collect_version, known(l.host),
                      known(l.arch), known(l.os));
-  out += fmt::format("  Hardware: {} CPUs, page size {}\n", count(l.ncpus), count(l.pagesize));
+  // "16 CPUs at 3000 MHz" as the manual shows it: the rate cycles are converted to time with.
+  std::string rate;
+  if (l.cpu_khz)
+    rate = l.cpu_khz % 1000 == 0 ? fmt::format(" at {} MHz", l.cpu_khz / 1000)
+                                 : fmt::format(" at {:.3f} MHz", double(l.cpu_khz) / 1000);
+  out += fmt::format("  Hardware: {} CPUs{}, page size {}\n", count(l.ncpus), rate, count(l.pagesize));
   out += "Data collection parameters:\n";
   if (l.clock_interval_ns) out += fmt::format("  Clock-profiling, interval = {} microsecs.\n", l.clock_interval_ns / 1000);
   else out += "  Clock-profiling off\n";
@@ -170,6 +175,7 @@ json::Value header_json(const model::Profile& p, uint32_t x) {
       .set("os", l.os)
       .set("ncpus", l.ncpus)
       .set("pagesize", l.pagesize)
+      .set("cpu_khz", int64_t(l.cpu_khz))
       .set("clock_interval_ns", l.clock_interval_ns)
       .set("settings", std::move(settings))
       .set("limit_reached", l.limit_reached)

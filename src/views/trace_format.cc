@@ -21,15 +21,16 @@ std::string size_words(uint64_t b) {
 
 }  // namespace
 
-void SizeHistogram::add(uint64_t size) {
-  ++count;
-  bytes += size;
+void SizeHistogram::add(uint64_t size, uint64_t n, int64_t bytes_of_n) {
+  if (n == 0) return;
+  count += n;
+  bytes += bytes_of_n < 0 ? size * n : uint64_t(bytes_of_n);
   max = std::max(max, size);
   min_seen = std::min(min_seen, size);
   size_t i = 0;
   while (i + 1 < kRanges && size >= range_limit(i)) ++i;
   if (buckets.size() <= i) buckets.resize(i + 1, 0);
-  ++buckets[i];
+  buckets[i] += n;
 }
 
 std::string SizeHistogram::render(const char* range_title, const char* count_title) const {

@@ -27,7 +27,8 @@ std::vector<StackGroup> group_by_stack(const model::Profile& p, const NameOption
 struct SizeHistogram {
   uint64_t count = 0, bytes = 0, max = 0, min_seen = UINT64_MAX;
   std::vector<uint64_t> buckets;  // by range index
-  void add(uint64_t size);
+  // n blocks of `size` bytes; `bytes_of_n` their bytes when not n * size (an estimate).
+  void add(uint64_t size, uint64_t n = 1, int64_t bytes_of_n = -1);
   uint64_t min() const { return count ? min_seen : 0; }
   // A header line, a rule, then one line per non-empty range.
   std::string render(const char* range_title, const char* count_title) const;

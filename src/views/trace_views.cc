@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "model/heap_leaks.h"
+#include "model/java_alloc_estimate.h"
 #include "model/trace_summaries.h"
 #include "views/trace_format.h"
 
@@ -140,10 +141,11 @@ HeapStat heap_stat(const model::Profile& p) {
     if (h.op == format::kHeapFree || h.op == format::kHeapMunmap) release(h.address);
     if (h.op == format::kHeapRealloc && h.old_address) release(h.old_address);
     if (!selected) return;
-    st.allocs.add(h.size);
+    model::HeapEstimate est = model::heap_estimate(h);  // a sampled Java object: the objects it stands for
+    st.allocs.add(h.size, uint64_t(est.count), est.bytes);
     if (leaked) st.leaks.add(h.size);
     l.blocks[h.address] = h.size;
-    l.cur += int64_t(h.size);
+    l.cur += est.bytes;
     if (l.cur > l.peak) l.peak = l.cur, l.peak_t = h.tstamp_ns;
   });
   for (uint32_t x = 0; x < live.size(); ++x)

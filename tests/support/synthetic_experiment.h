@@ -33,6 +33,11 @@ struct Synthetic {
   std::vector<std::string> io;
   // "main;lock COUNT ns=D object=ADDR": COUNT mutex waits of D ns on the lock at ADDR (hex).
   std::vector<std::string> sync;
+  // "main;spin COUNT counter=NAME value=N [tid=T]": COUNT counter overflows of N events each
+  // (collect -h records) of the counter NAME (a name of the metric catalog: cycles, insts...).
+  std::vector<std::string> hwc;
+  // The CPUs' clock rate the log records ("cpu_clock khz=": cycles shown as time); 0: none.
+  uint64_t cpu_khz = 0;
   // Overview sample points (ns since the start) with cumulative user CPU (ns) at each.
   std::vector<std::pair<uint64_t, int64_t>> samples;
   int pid = 1000;
@@ -78,9 +83,10 @@ inline std::string parse_synthetic(const std::vector<std::string>& in, std::vect
 
 // Writes the experiment to `dir` (must not exist); returns "" or an error.
 inline std::string write_synthetic(const std::string& dir, const Synthetic& spec) {
-  std::vector<SyntheticLine> clock, heap, io, sync;
+  std::vector<SyntheticLine> clock, heap, io, sync, hwc;
   std::set<std::string> names;
-  for (auto [from, to] : {std::pair{&spec.clock, &clock}, {&spec.heap, &heap}, {&spec.io, &io}, {&spec.sync, &sync}})
+  for (auto [from, to] : {std::pair{&spec.clock, &clock}, {&spec.heap, &heap}, {&spec.io, &io}, {&spec.sync, &sync},
+                          {&spec.hwc, &hwc}})
     if (auto e = parse_synthetic(*from, to, &names); !e.empty()) return e;
   for (const auto& l : clock)
     for (const auto& [k, v] : l.opts)
@@ -204,6 +210,27 @@ inline std::string write_synthetic(const std::string& dir, const Synthetic& spec
       r.wait_ns = l.num("ns", 1000);
       r.object = l.num("object", 0x5000);
       w.sync_event(r);
+    }
+  }
+  if (spec.cpu_khz) w.log_line(fmt::format("0 cpu_clock khz={} source=cpuinfo cpus={}", spec.cpu_khz, spec.cpu_khz));
+  std::map<std::string, uint32_t> counters;  // name -> index of its "hwc" line
+  for (const auto& l : hwc) {
+    uint64_t id = stack(l);
+    const std::string name = l.opts.count("counter") ? l.opts.at("counter") : "cycles";
+    auto [it, fresh] = counters.try_emplace(name, uint32_t(counters.size()));
+    if (fresh)
+      w.log_line(fmt::format("0 hwc index={} name={} perf={} description=\"{}\" interval={} unit=- memory=- "
+                             "dataspace=0",
+                             it->second, name, name, name, l.num("value", 1)));
+    for (long c = 0; c < l.count; ++c) {
+      format::HwcEventRecord r{};
+      r.tid = thread_of(l, t + 1000);
+      r.tstamp_ns = (t += 1000);
+      r.stack_id = id;
+      r.counter = it->second;
+      r.value = l.num("value", 1);
+      r.cpu = -1;
+      w.hwc_event(r);
     }
   }
   if (!error.empty()) return error;

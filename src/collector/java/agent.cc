@@ -44,6 +44,7 @@ using FuncLoadFn = void (*)(const char*, const char*, const char*, void*, int, i
 using FuncUnloadFn = void (*)(void*);
 using HeapOnFn = int (*)();
 using AllocFn = void (*)(uint64_t, const uint64_t*, int);
+using SampledFn = void (*)(uint64_t, uint64_t, const uint64_t*, int);
 
 struct DynLine {
   unsigned offset;
@@ -54,7 +55,12 @@ AsgctFn g_asgct = nullptr;
 ThreadFn g_thread = nullptr;
 FuncLoadFn g_func_load = nullptr;
 FuncUnloadFn g_func_unload = nullptr;
-AllocFn g_alloc = nullptr;  // set when collect -H on: Java allocations are recorded
+// collect -H on: Java allocations are recorded, every object (g_alloc, ERKIT_JAVA_ALLOCS=on) or
+// those of the JVM's heap sampler at mean interval g_interval bytes (g_sampled, the default).
+AllocFn g_alloc = nullptr;
+SampledFn g_sampled = nullptr;
+jint g_interval = 0;
+constexpr jint kDefaultInterval = 512 * 1024;  // JVMTI's default (and JFR's, async-profiler's)
 using GuardFn = void (*)(int);
 GuardFn g_guard = nullptr;
 // The thread primes its heap sampler (on_vm_init): its sampled allocations are not the program's.
@@ -151,9 +157,9 @@ void thread_begins(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   deallocate(info.name);
 }
 
-// collect -H on: every Java object the JVM reports (heap sampling interval 0), with the
-// allocating thread's Java stack (JVMTI GetStackTrace: the thread is in the JVM, at a safe point
-// of its own stack).
+// collect -H on: each Java object the JVM reports (every object at heap sampling interval 0, or
+// the sampled ones), with the allocating thread's Java stack (JVMTI GetStackTrace: the thread is
+// in the JVM, at a safe point of its own stack).
 void JNICALL on_object_alloc(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jclass, jlong size) {
   if (t_priming) {
     t_primed = 1;
@@ -168,7 +174,8 @@ void JNICALL on_object_alloc(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jclass,
   for (jint i = 0; i < count; ++i)
     words[i] = erkit::format::java_frame_word(reinterpret_cast<uint64_t>(frames[i].method),
                                                frames[i].location < 0 ? -3 : int32_t(frames[i].location));
-  g_alloc(uint64_t(size), words, count);
+  if (g_sampled) g_sampled(uint64_t(size), uint64_t(g_interval), words, count);
+  else if (g_alloc) g_alloc(uint64_t(size), words, count);
 }
 
 void JNICALL on_thread_start(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) { thread_begins(jvmti, jni, thread); }
@@ -243,10 +250,10 @@ void JNICALL on_vm_init(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
     deallocate(classes);
   }
   thread_begins(jvmti, jni, thread);
-  // The main thread existed before the agent set the sampling interval to 0: HotSpot applies the
-  // new interval to a thread after its next sample only, which the old interval (512 KiB on
-  // average) puts far off. Allocate garbage until that sample comes (typically a few arrays).
-  if (g_alloc) {
+  // The main thread existed before the agent set the sampling interval: HotSpot applies the new
+  // interval to a thread after its next sample only, which the old interval (512 KiB on average)
+  // puts far off. Allocate garbage until that sample comes (typically a few arrays).
+  if (g_alloc || g_sampled) {
     t_priming = 1;
     for (int i = 0; i < 1024 && !t_primed; ++i) {
       jbyteArray a = jni->NewByteArray(64 * 1024);
@@ -306,17 +313,35 @@ extern "C" __attribute__((visibility("default"))) jint JNICALL Agent_OnLoad(Java
   caps.can_get_bytecodes = 1;
   if (g_jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE) say("erkit java agent: JVMTI capabilities refused\n");
   auto heap_on = reinterpret_cast<HeapOnFn>(dlsym(RTLD_DEFAULT, "erkit_java_heap_trace"));
-  // Every Java object through JVMTI costs a callback and a stack walk each (a few µs, and the
-  // allocating thread's clock samples lose their Java stack meanwhile): only when asked for.
+  // Java allocations with -H on: by default sampled (the JVM's heap sampler, mean interval
+  // ERKIT_JAVA_ALLOC_INTERVAL bytes, 512 KiB unless set: a callback per interval's worth of bytes,
+  // estimates in the analysis); every object with ERKIT_JAVA_ALLOCS=on (a callback and a stack
+  // walk each: allocation-heavy programs run many times slower); none with ERKIT_JAVA_ALLOCS=off.
   const char* java_allocs = getenv("ERKIT_JAVA_ALLOCS");
-  if (heap_on && heap_on() && java_allocs && strcmp(java_allocs, "on") == 0) {
+  bool exact = java_allocs && strcmp(java_allocs, "on") == 0;
+  bool none = java_allocs && strcmp(java_allocs, "off") == 0;
+  if (heap_on && heap_on() && !none) {
+    jint interval = 0;
+    if (!exact) {
+      interval = kDefaultInterval;
+      if (const char* v = getenv("ERKIT_JAVA_ALLOC_INTERVAL")) {
+        char* end = nullptr;
+        long long n = strtoll(v, &end, 10);
+        if (end != v && *end == 0 && n > 0 && n <= 0x40000000)
+          interval = jint(n);
+        else
+          say("erkit java agent: ERKIT_JAVA_ALLOC_INTERVAL is not a number of bytes from 1 to 1073741824: 524288 used\n");
+      }
+    }
     jvmtiCapabilities alloc_caps;
     memset(&alloc_caps, 0, sizeof alloc_caps);
     alloc_caps.can_generate_sampled_object_alloc_events = 1;
-    if (g_jvmti->AddCapabilities(&alloc_caps) == JVMTI_ERROR_NONE && g_jvmti->SetHeapSamplingInterval(0) == JVMTI_ERROR_NONE)
-    {
-      g_alloc = reinterpret_cast<AllocFn>(dlsym(RTLD_DEFAULT, "erkit_java_alloc"));
+    if (g_jvmti->AddCapabilities(&alloc_caps) == JVMTI_ERROR_NONE &&
+        g_jvmti->SetHeapSamplingInterval(interval) == JVMTI_ERROR_NONE) {
       g_guard = reinterpret_cast<GuardFn>(dlsym(RTLD_DEFAULT, "erkit_java_guard"));
+      if (exact) g_alloc = reinterpret_cast<AllocFn>(dlsym(RTLD_DEFAULT, "erkit_java_alloc"));
+      else g_sampled = reinterpret_cast<SampledFn>(dlsym(RTLD_DEFAULT, "erkit_java_alloc_sampled"));
+      g_interval = interval;
     } else
       say("erkit java agent: this JVM offers no sampled allocation events (JVMTI 11): Java allocations not recorded\n");
   }
@@ -332,7 +357,7 @@ extern "C" __attribute__((visibility("default"))) jint JNICALL Agent_OnLoad(Java
   cb.DynamicCodeGenerated = on_dynamic_code;
   cb.SampledObjectAlloc = on_object_alloc;
   g_jvmti->SetEventCallbacks(&cb, sizeof cb);
-  if (g_alloc) g_jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+  if (g_alloc || g_sampled) g_jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
   static const jvmtiEvent kEvents[] = {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_CLASS_LOAD, JVMTI_EVENT_CLASS_PREPARE, JVMTI_EVENT_THREAD_START,
                                        JVMTI_EVENT_THREAD_END, JVMTI_EVENT_COMPILED_METHOD_LOAD,
                                        JVMTI_EVENT_COMPILED_METHOD_UNLOAD, JVMTI_EVENT_DYNAMIC_CODE_GENERATED};

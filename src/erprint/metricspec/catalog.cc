@@ -18,7 +18,8 @@ const std::vector<KnownMetric>& known() {
   static const std::vector<KnownMetric> all = [] {
     std::vector<KnownMetric> v;
     for (const auto& d : model::metric_defs())
-      v.push_back({d.name, d.display, kind_of(d.unit, d.cycles), d.source == model::MetricSource::Hwc});
+      if (!d.cycles_time)  // a counter's time form is the counter with '.' (issue 19)
+        v.push_back({d.name, d.display, kind_of(d.unit, d.cycles), d.source == model::MetricSource::Hwc});
     for (const auto& n : model::named_only_metrics()) v.push_back({n.name, n.display, kind_of(n.unit, false), false});
     return v;
   }();

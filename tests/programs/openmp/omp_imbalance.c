@@ -101,9 +101,55 @@ __attribute__((noinline)) void nested(long unit, int regions) {
   }
 }
 
+/* nested_tasks: COUNT regions in which one thread creates a task that runs work(UNIT) itself,
+   creates two tasks of work(2*UNIT) each and waits for them; the creator waits for it. */
+__attribute__((noinline)) void task_tree(long unit, int regions) {
+  for (int r = 0; r < regions; ++r) {
+#pragma omp parallel
+    {
+#pragma omp single
+      {
+#pragma omp task
+        {
+          work(unit);
+          for (int t = 0; t < 2; ++t) {
+#pragma omp task
+            work(2 * unit);
+          }
+#pragma omp taskwait
+        }
+#pragma omp taskwait
+      }
+    }
+  }
+}
+
+/* taskloop: COUNT regions in which one thread runs a taskloop of 4 iterations (4 tasks) of
+   work(UNIT), (i + 1) * UNIT for the reduction's sum. */
+__attribute__((noinline)) void loop_tasks(long unit, int regions) {
+  long sum = 0;
+  for (int r = 0; r < regions; ++r) {
+#pragma omp parallel
+    {
+#pragma omp single
+      {
+#pragma omp taskloop num_tasks(4) reduction(+ : sum)
+        for (int i = 0; i < 4; ++i) {
+          work(unit);
+          sum += (i + 1) * unit;
+        }
+      }
+    }
+  }
+  if (sum != 10 * unit * regions) {
+    fprintf(stderr, "taskloop: wrong sum %ld\n", sum);
+    exit(1);
+  }
+}
+
 int main(int argc, char** argv) {
   if (argc != 4) {
-    fprintf(stderr, "usage: %s imbalance|critical|lock|fine|tasks|nested UNIT COUNT\n", argv[0]);
+    fprintf(stderr, "usage: %s imbalance|critical|lock|fine|tasks|nested|nested_tasks|taskloop UNIT COUNT\n", argv[0]);
     return 2;
   }
   long unit = atol(argv[2]);
@@ -114,6 +160,8 @@ int main(int argc, char** argv) {
   else if (!strcmp(argv[1], "fine")) fine(unit, count);
   else if (!strcmp(argv[1], "tasks")) spawn(unit, count);
   else if (!strcmp(argv[1], "nested")) nested(unit, count);
+  else if (!strcmp(argv[1], "nested_tasks")) task_tree(unit, count);
+  else if (!strcmp(argv[1], "taskloop")) loop_tasks(unit, count);
   else return 2;
   printf("threads=%d sink=%g\n", omp_get_max_threads(), sink > 0 ? 1.0 : 0.0);
   return 0;
