@@ -1,4 +1,4 @@
-// End-to-end: er_src on a relocatable object (issue 15 item 8). tests/programs/reloc_vec.c is
+// End-to-end: er_src on a relocatable object (issue 15 item 8). tests/programs/parts/reloc_vec.c is
 // compiled with `gcc -g -O2 -c`, with and without -ffunction-sections; the ground truth is
 // objdump's symbol table and disassembly of the same .o and the /* MARKER */ lines of the source.
 // Before the fix: "'vec_dot' has no line information", `[   ?]` on every instruction,
@@ -78,7 +78,7 @@ class ErSrcReloc : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
     dir_ = make_workdir(GetParam() ? "er_src_reloc_fs" : "er_src_reloc");
-    std::string src = std::string(ERKIT_SOURCE_DIR) + "/tests/programs/reloc_vec.c";
+    std::string src = std::string(ERKIT_SOURCE_DIR) + "/tests/programs/parts/reloc_vec.c";
     auto r = run("cd " + dir_ + " && cp " + src + " . && gcc -g -O2 " +
                  (GetParam() ? "-ffunction-sections " : "") + "-c reloc_vec.c -o vec.o 2>&1");
     ASSERT_EQ(r.status, 0) << r.out;

@@ -1,4 +1,5 @@
-/* er_src on a relocatable object (issue 15 item 8): tests/e2e/er_src_reloc_test.cc compiles
+/* er_src on a relocatable object (issue 15 item 8; in parts/, so never linked as a program):
+   tests/e2e/er_src_reloc_test.cc compiles
    this file with `gcc -g -O2 -c` (twice: with and without -ffunction-sections) and compares
    er_src's functions, lines and disassembly of the .o with nm, objdump and the markers below.
    Not linked: vec_report is undefined, so its call stays a relocation. */
