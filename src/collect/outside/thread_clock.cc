@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/perf_ring.h"
+
 namespace erkit::collect::outside {
 namespace {
 
@@ -124,33 +126,12 @@ void ThreadClock::disable() {
 
 uint64_t ThreadClock::drain(const std::function<void(const CpuSample&)>& fn) {
   if (!ring_) return 0;
-  auto* meta = static_cast<perf_event_mmap_page*>(ring_);
-  const uint8_t* data = static_cast<const uint8_t*>(ring_) + (ring_bytes_ - data_bytes_);
-  uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-  uint64_t tail = meta->data_tail;
-  uint64_t lost = 0;
   CpuSample s;
-  while (tail + sizeof(perf_event_header) <= head) {
-    perf_event_header h;
-    for (size_t i = 0; i < sizeof h; ++i) reinterpret_cast<uint8_t*>(&h)[i] = data[(tail + i) % data_bytes_];
-    if (h.size < sizeof h || tail + h.size > head) break;
-    rec_.resize(h.size);
-    size_t off = size_t(tail % data_bytes_);
-    size_t first = std::min<size_t>(h.size, data_bytes_ - off);
-    std::memcpy(rec_.data(), data + off, first);
-    if (first < h.size) std::memcpy(rec_.data() + first, data, h.size - first);
-    if (h.type == PERF_RECORD_SAMPLE) {
-      s.kernel = (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
-      if (parse_cpu_sample(rec_.data() + sizeof h, h.size - sizeof h, &s)) fn(s);
-    } else if (h.type == PERF_RECORD_LOST && h.size >= sizeof h + 16) {
-      uint64_t n;
-      std::memcpy(&n, rec_.data() + sizeof h + 8, 8);
-      lost += n;
-    }
-    tail += h.size;
-  }
-  __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
-  return lost;
+  auto on_sample = [&](uint16_t misc, const uint8_t* payload, size_t n) {
+    s.kernel = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+    if (parse_cpu_sample(payload, n, &s)) fn(s);
+  };
+  return common::drain_perf_ring(ring_, ring_bytes_, data_bytes_, rec_, on_sample);
 }
 
 }  // namespace erkit::collect::outside
