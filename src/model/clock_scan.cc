@@ -158,6 +158,24 @@ void scan_part(const reader::ClockSample* begin, const reader::ClockSample* end,
 
 namespace {
 
+// Adds a part's threads and CPUs to `out`: a thread seen before widens its span and adds its
+// events; a new thread or CPU goes after those of the earlier parts.
+void merge_threads_and_cpus(const Part& p, std::unordered_map<uint32_t, uint32_t>& thread_slot, ClockScan& out) {
+  for (const ClockThreadSum& t : p.threads) {
+    auto [it, fresh] = thread_slot.try_emplace(t.tid, uint32_t(out.threads.size()));
+    if (fresh) {
+      out.threads.push_back(t);
+      continue;
+    }
+    ClockThreadSum& o = out.threads[it->second];
+    o.first_ns = std::min(o.first_ns, t.first_ns);
+    o.last_ns = std::max(o.last_ns, t.last_ns);
+    o.events += t.events;
+  }
+  for (int32_t c : p.cpus)
+    if (std::find(out.cpus.begin(), out.cpus.end(), c) == out.cpus.end()) out.cpus.push_back(c);
+}
+
 // Merges filtered parts: a stack's sums over every part, ordered by its first kept sample
 // (a part numbers its slots by first sample, kept or not); threads and CPUs, which a part
 // only records for kept samples, in part order as without a filter.
@@ -182,19 +200,7 @@ ClockScan merge_kept(std::vector<Part>& parts) {
       ClockStackSum& sum = out.stacks[at];
       for (uint32_t m = 0; m < kClockSumCount; ++m) sum.values[m] += s.values[m];
     }
-    for (const ClockThreadSum& t : p.threads) {
-      auto [it, fresh] = thread_slot.try_emplace(t.tid, uint32_t(out.threads.size()));
-      if (fresh) {
-        out.threads.push_back(t);
-        continue;
-      }
-      ClockThreadSum& o = out.threads[it->second];
-      o.first_ns = std::min(o.first_ns, t.first_ns);
-      o.last_ns = std::max(o.last_ns, t.last_ns);
-      o.events += t.events;
-    }
-    for (int32_t c : p.cpus)
-      if (std::find(out.cpus.begin(), out.cpus.end(), c) == out.cpus.end()) out.cpus.push_back(c);
+    merge_threads_and_cpus(p, thread_slot, out);
   }
   // A stack's first kept sample is in the first part that kept one of its samples, where it
   // was added to out.stacks; sort by it (indices are distinct, so the order is total).
@@ -252,19 +258,7 @@ ClockScan scan(const reader::Experiment& e, const ClockSampleFilter* filter, uns
       ClockStackSum& sum = out.stacks[at];
       for (uint32_t m = 0; m < kClockSumCount; ++m) sum.values[m] += s.values[m];
     }
-    for (const ClockThreadSum& t : p.threads) {
-      auto [it, fresh] = thread_slot.try_emplace(t.tid, uint32_t(out.threads.size()));
-      if (fresh) {
-        out.threads.push_back(t);
-        continue;
-      }
-      ClockThreadSum& o = out.threads[it->second];
-      o.first_ns = std::min(o.first_ns, t.first_ns);
-      o.last_ns = std::max(o.last_ns, t.last_ns);
-      o.events += t.events;
-    }
-    for (int32_t c : p.cpus)
-      if (std::find(out.cpus.begin(), out.cpus.end(), c) == out.cpus.end()) out.cpus.push_back(c);
+    merge_threads_and_cpus(p, thread_slot, out);
   }
   return out;
 }
