@@ -86,11 +86,8 @@ struct TaskHeader {
 };
 constexpr long kTaskBlock = 2048;  // larger arguments (or alignments above 64) run untracked
 
-void task_trampoline(void* p) {
-  auto* h = static_cast<TaskHeader*>(p);
-  void* arg = static_cast<char*>(p) + h->offset;
-  ThreadState* ts = current_thread_if_any();
-  if (!ts) return h->fn(arg);
+// Runs a task's body as OpenMP work under its creator's fork stack, then records the task.
+void run_recorded_task(ThreadState* ts, const TaskHeader* h, void* arg, uint64_t id) {
   uint32_t saved_state = __atomic_load_n(&ts->omp_state, __ATOMIC_RELAXED);
   uint64_t saved_fork = __atomic_load_n(&ts->omp_fork_stack, __ATOMIC_RELAXED);
   __atomic_store_n(&ts->omp_fork_stack, h->create_stack, __ATOMIC_RELAXED);
@@ -99,7 +96,15 @@ void task_trampoline(void* p) {
   h->fn(arg);
   __atomic_store_n(&ts->omp_fork_stack, saved_fork, __ATOMIC_RELAXED);
   __atomic_store_n(&ts->omp_state, saved_state, __ATOMIC_RELAXED);
-  omp_task_end(ts, h->id, begin, h->create_stack, h->region, h->create_ns, h->create_tid, format::kOmpRuntimeGomp);
+  omp_task_end(ts, id, begin, h->create_stack, h->region, h->create_ns, h->create_tid, format::kOmpRuntimeGomp);
+}
+
+void task_trampoline(void* p) {
+  auto* h = static_cast<TaskHeader*>(p);
+  void* arg = static_cast<char*>(p) + h->offset;
+  ThreadState* ts = current_thread_if_any();
+  if (!ts) return h->fn(arg);
+  run_recorded_task(ts, h, arg, h->id);
 }
 
 void task_copy(void* dst, void* src) {
@@ -127,16 +132,7 @@ void taskloop_trampoline(void* p) {
   __builtin_memcpy(arg, b->words, b->nwords * sizeof(uint64_t));
   ThreadState* ts = current_thread_if_any();
   if (!ts) return h->fn(arg);
-  uint32_t saved_state = __atomic_load_n(&ts->omp_state, __ATOMIC_RELAXED);
-  uint64_t saved_fork = __atomic_load_n(&ts->omp_fork_stack, __ATOMIC_RELAXED);
-  __atomic_store_n(&ts->omp_fork_stack, h->create_stack, __ATOMIC_RELAXED);
-  __atomic_store_n(&ts->omp_state, uint32_t(format::kOmpWork), __ATOMIC_RELAXED);
-  uint64_t id = omp_task_new();
-  uint64_t begin = now_ns();
-  h->fn(arg);
-  __atomic_store_n(&ts->omp_fork_stack, saved_fork, __ATOMIC_RELAXED);
-  __atomic_store_n(&ts->omp_state, saved_state, __ATOMIC_RELAXED);
-  omp_task_end(ts, id, begin, h->create_stack, h->region, h->create_ns, h->create_tid, format::kOmpRuntimeGomp);
+  run_recorded_task(ts, h, arg, omp_task_new());
 }
 
 void taskloop_copy(void* dst, void* src) {
