@@ -36,8 +36,19 @@ static int evicted_file(const char* path, size_t size) {
    an upper bound of any single wait for a CPU during the loop (what a loaded machine adds). */
 static long long g_longest_wait_ns;
 
+/* 30 ms of CPU at the loop's start: the loop gets CPU samples before its faults. A fault the
+   sampler sees but cannot unwind (the thread moved between its reads, common on a loaded
+   machine) goes to the thread's latest CPU sample's stack, which without this would be the code
+   before the loop (the file's fsync) whenever the first faults come before any CPU sample. */
+__attribute__((noinline)) static void spin_cpu_ms(long ms) {
+  long long end = thread_cpu_ns() + ms * 1000000LL;
+  while (thread_cpu_ns() < end) {
+  }
+}
+
 __attribute__((noinline)) long touch_pages(const char* m, size_t size) {
   long s = 0;
+  spin_cpu_ms(30);
   long long last = delay_ns();
   for (size_t off = 0; off < size; off += 4096) {
     s += ((volatile const char*)m)[off];
