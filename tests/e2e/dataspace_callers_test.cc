@@ -9,21 +9,13 @@
 #include <sstream>
 
 #include "collect_fixture.h"
+#include "dataspace_rows.h"
 
 namespace erkit::e2e {
 namespace {
 
 class DataspaceCallersTest : public CollectTest {};
 
-// The first number of the line of `listing` that ends with `name`, -1 if none.
-double value_of_row(const std::string& listing, const std::string& name) {
-  std::istringstream in(listing);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.size() >= name.size() && line.compare(line.size() - name.size(), name.size(), name) == 0)
-      return std::strtod(line.c_str(), nullptr);
-  return -1;
-}
 
 TEST_F(DataspaceCallersTest, FaultsInACallersLocalGoToThatLocal) {
   auto c = collect("-o cl.er -h +page-faults,1 " + program("ds_caller_local"));
@@ -36,8 +28,8 @@ TEST_F(DataspaceCallersTest, FaultsInACallersLocalGoToThatLocal) {
 
   auto objs = er_print("-data_objects cl.er");
   ASSERT_EQ(objs.status, 0) << objs.err;
-  EXPECT_EQ(value_of_row(objs.out, "{volatile+array:volatile+char near_buf}"), near) << objs.out;  // one frame up
-  EXPECT_EQ(value_of_row(objs.out, "{volatile+array:volatile+char far_buf}"), far) << objs.out;    // two frames up
+  EXPECT_EQ(data_row_value(objs.out, "{volatile+array:volatile+char near_buf}"), near) << objs.out;  // one frame up
+  EXPECT_EQ(data_row_value(objs.out, "{volatile+array:volatile+char far_buf}"), far) << objs.out;    // two frames up
 
   // data_sort with no argument: the sort the lists use (the first metric shown by default).
   auto sort = er_print("-data_sort cl.er");

@@ -8,21 +8,13 @@
 #include <sstream>
 
 #include "collect_fixture.h"
+#include "dataspace_rows.h"
 
 namespace erkit::e2e {
 namespace {
 
 class DataspaceHeapStackTest : public CollectTest {};
 
-// The first number of the line of `listing` that ends with `name`, -1 if none.
-double row_value(const std::string& listing, const std::string& name) {
-  std::istringstream in(listing);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.size() >= name.size() && line.compare(line.size() - name.size(), name.size(), name) == 0)
-      return std::strtod(line.c_str(), nullptr);
-  return -1;
-}
 
 // The row whose name starts with `prefix`: its value, -1 if none.
 double row_value_prefix(const std::string& listing, const std::string& prefix, std::string* name = nullptr) {
@@ -54,9 +46,9 @@ TEST_F(DataspaceHeapStackTest, FaultsInHeapBlocksGoToTheirAllocationSitesAndInAL
   EXPECT_EQ(row_value_prefix(objs.out, "<Heap>.(allocated at make_b", &site_b), b) << objs.out;
   // The site names the allocator's caller with its source line.
   EXPECT_TRUE(std::regex_match(site_a, std::regex(R"(<Heap>\.\(allocated at make_a, ds_heap_stack\.c:\d+\))"))) << site_a;
-  EXPECT_EQ(row_value(objs.out, "<Heap>"), a + b) << objs.out;
-  EXPECT_EQ(row_value(objs.out, "{volatile+array:volatile+char buf}"), local) << objs.out;
-  EXPECT_EQ(row_value(objs.out, "<Scalars>"), -1) << objs.out;  // an array is no scalar
+  EXPECT_EQ(data_row_value(objs.out, "<Heap>"), a + b) << objs.out;
+  EXPECT_EQ(data_row_value(objs.out, "{volatile+array:volatile+char buf}"), local) << objs.out;
+  EXPECT_EQ(data_row_value(objs.out, "<Scalars>"), -1) << objs.out;  // an array is no scalar
 
   auto single = er_print("-data_single make_b hs.er");
   ASSERT_EQ(single.status, 0) << single.err;
@@ -104,7 +96,7 @@ TEST_F(DataspaceHeapStackTest, WithoutTheHeapTraceHeapAddressesAreNotDeterminabl
   auto objs = er_print("-data_objects nh.er");
   ASSERT_EQ(objs.status, 0) << objs.err;
   EXPECT_EQ(objs.out.find("<Heap>"), std::string::npos) << objs.out;
-  EXPECT_GT(row_value(objs.out, "(Not determinable from the symbolic information: no data object at the address)"), 0)
+  EXPECT_GT(data_row_value(objs.out, "(Not determinable from the symbolic information: no data object at the address)"), 0)
       << objs.out;
 }
 
