@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -75,7 +76,11 @@ TEST_F(Accuracy, ReadThenHashSplitsUserAndSystemAtTheDefaultRate) {
   EXPECT_LE(on.hash_system_share, 0.05) << on_listing;
   EXPECT_GE(hi.read_system_share, 0.90) << last_;
   EXPECT_LE(hi.hash_system_share, 0.05) << last_;
-  EXPECT_NEAR(on.read_system_share, hi.read_system_share, 0.03) << on_listing << last_;
+  // The default rate takes about one System sample per 10 ms: the shares agree within two of
+  // its samples (a share of n samples moves in steps of 1/n).
+  const double on_system_samples = std::max(1.0, on.total_system / 0.010);
+  EXPECT_NEAR(on.read_system_share, hi.read_system_share, 0.02 + 2.0 / on_system_samples)
+      << on_listing << last_;
   // Totals are untouched: the kernel's user/system of the thread, as before.
   std::ifstream truth(path("on.txt"));
   std::string word, name;
