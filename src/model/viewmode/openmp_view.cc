@@ -184,21 +184,30 @@ void OpenMpView::note_fork(const std::vector<ForkLevel>& chain) {
     for (const ForkLevel& l : chain) k.stacks.push_back(*l.stack), k.task.push_back(l.task);
     return;
   }
-  // Another fork of the same function: from the same place at every level (the first program
-  // frame's function and line; a nested region's fork stacks differ below it between the master
-  // and the outer region's workers)?
-  auto site = [this](const ResolvedStack& a) -> const FrameRef* {
-    for (const FrameRef& f : a.frames)
-      if (!is_runtime(f.func) && !is_outlined(f.func)) return &f;
-    return nullptr;
+  // Another fork of the same function: from the same place (the first program frame's function
+  // and line; a nested region's fork stacks differ below it between the master and the outer
+  // region's workers)?
+  auto site = [this](const ResolvedStack& a) -> const FrameRef* {  // as transform_at finds it
+    const auto& ff = a.frames;
+    size_t i = 0;
+    while (i < ff.size() && is_runtime(ff[i].func)) ++i;
+    const uint32_t entry = i < ff.size() ? ff[i].pc : 0;
+    while (i < ff.size() && ff[i].pc == entry && is_outlined(ff[i].func)) ++i;
+    while (i < ff.size() && is_runtime(ff[i].func)) ++i;
+    return i < ff.size() ? &ff[i] : nullptr;
   };
   auto same = [&](const ResolvedStack& a, const ResolvedStack& b) {
     const FrameRef *x = site(a), *y = site(b);
     return x && y ? x->func == y->func && x->line == y->line : x == y;
   };
-  bool equal = k.stacks.size() == chain.size();
-  for (size_t i = 0; equal && i < chain.size(); ++i) equal = same(k.stacks[i], *chain[i].stack);
-  if (!equal) k.ambiguous = true;
+  // The construct itself decides; of two chains of one construct the longer is kept (a task
+  // whose creating task was not found has one level less).
+  if (!same(k.stacks[0], *chain[0].stack)) {
+    k.ambiguous = true;
+  } else if (chain.size() > k.stacks.size()) {
+    k.stacks.clear(), k.task.clear();
+    for (const ForkLevel& l : chain) k.stacks.push_back(*l.stack), k.task.push_back(l.task);
+  }
 }
 
 std::vector<FrameRef> OpenMpView::fork_context(const std::vector<ForkLevel>& chain, size_t level, size_t from,
@@ -299,8 +308,10 @@ ResolvedStack OpenMpView::transform_at(const ResolvedStack& m, uint32_t state, c
         std::vector<FrameRef> ctx = fork_context(chain, level, fork_from, mode);
         // A task's own function is the creation stack's leaf where known (GOMP): a task whose
         // function tail-called the program's code shows the creator's outlined function first.
+        // A region is named by the function its fork stack starts with where known (a sample
+        // still in a task's function after the task, at the region's barrier, is the region's).
         FuncId rf = task ? task_frame(fork_outlined ? fork_outlined : named_fn, site, ctx, mode)
-                         : region(named_fn, site, mode);
+                         : region(fork_outlined ? fork_outlined : named_fn, site, mode);
         r.frames.push_back({rf, fr[o].pc, fr[o].line});
         r.frames.insert(r.frames.end(), ctx.begin(), ctx.end());
       } else {

@@ -60,7 +60,7 @@ class OpenMpView {
   // samples are transformed: a sample that carries no fork stack (taken before the thread was
   // told its region, or written with an older stack than its state) but has the chain's leading
   // outlined function on its stack is shown under that chain. An outlined function forked from
-  // two different call paths is ambiguous and left as it is.
+  // two different places is ambiguous and left as it is; of one place the longest chain is kept.
   void note_fork(const std::vector<ForkLevel>& chain);
 
   bool is_runtime(FuncId f) const;
