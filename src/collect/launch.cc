@@ -210,8 +210,11 @@ bool outside_sampler_requested(const Options& o, const LaunchContext& ctx) {
 
 // Waits for the target while sampling it from outside every sampler period; returns the wait
 // status. The last look is taken while the ended target is still a zombie (WNOWAIT).
-int wait_sampling(pid_t pid, const std::string& experiment, uint64_t interval_ns) {
+int wait_sampling(pid_t pid, const std::string& experiment, uint64_t interval_ns, int sample_interval_ms) {
   outside::OutsideSampler sampler(experiment, pid, interval_ns, /*adopt_unnamed=*/true);
+  // Periodic samples (-S) from /proc, also while the process sleeps: the collector in it takes
+  // none (it has no thread to take them; its start, end and event samples stay its own).
+  sampler.periodic_samples(uint64_t(sample_interval_ms) * 1000000ull, false);
   uint64_t period = sampler.period_ns();
   timespec next;
   clock_gettime(CLOCK_MONOTONIC, &next);
@@ -314,7 +317,7 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error, i
   log.write_target_pid(pid);
   int status = 0;
   if (outside) {
-    status = wait_sampling(pid, ctx.experiment, o.clock_interval_ns);
+    status = wait_sampling(pid, ctx.experiment, o.clock_interval_ns, o.sample_interval_ms);
   } else for (;;) {
     if (waitpid(pid, &status, o.stop_after_exec ? WUNTRACED : 0) < 0) {
       if (errno == EINTR) continue;

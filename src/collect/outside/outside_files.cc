@@ -30,6 +30,7 @@ OutsideFiles::OutsideFiles(const std::string& experiment, const char* suffix) {
                       format::DataKind::kStacks);
   profile_.fd = create(base + format::kDataFileNames[uint32_t(format::DataKind::kProfile)] + suffix,
                        format::DataKind::kProfile);
+  overview_path_ = base + format::kDataFileNames[uint32_t(format::DataKind::kOverview)] + suffix;
   ok_ = stacks_.fd >= 0 && profile_.fd >= 0;
   stacks_.block.assign(format::kBlockSize, 0);
   profile_.block.assign(format::kBlockSize, 0);
@@ -37,7 +38,7 @@ OutsideFiles::OutsideFiles(const std::string& experiment, const char* suffix) {
 
 OutsideFiles::~OutsideFiles() {
   flush();
-  for (File* f : {&stacks_, &profile_})
+  for (File* f : {&stacks_, &profile_, &overview_})
     if (f->fd >= 0) close(f->fd);
 }
 
@@ -79,10 +80,25 @@ void OutsideFiles::clock_sample(const format::ClockSampleRecord& r) {
   append(profile_, format::kRecClockSample, &r, sizeof r);
 }
 
+void OutsideFiles::overview_sample(const format::OverviewSampleRecord& r) {
+  if (overview_.fd < 0) {
+    if (overview_path_.empty()) return;
+    overview_.fd = create(overview_path_, format::DataKind::kOverview);
+    overview_path_.clear();  // one try
+    if (overview_.fd < 0) {
+      ok_ = false;
+      return;
+    }
+    overview_.block.assign(format::kBlockSize, 0);
+  }
+  append(overview_, format::kRecOverviewSample, &r, sizeof r);
+}
+
 void OutsideFiles::flush() {
   // Stacks first: a sample never refers to a stack not yet on disk.
   if (stacks_.used) write_block(stacks_);
   if (profile_.used) write_block(profile_);
+  if (overview_.used) write_block(overview_);
 }
 
 }  // namespace erkit::collect::outside
