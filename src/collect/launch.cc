@@ -20,6 +20,7 @@
 
 #include "collect/experiment_log.h"
 #include "collect/java_launch.h"
+#include "collect/path_search.h"
 #include "collect/outside/sampler.h"
 #include "common/version.h"
 
@@ -73,11 +74,6 @@ void give_back_signals(const InheritedSignals& in) {
   sigaction(SIGCHLD, &in.chld, nullptr);
 }
 
-bool is_executable_file(const std::string& p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(p.c_str(), X_OK) == 0;
-}
-
 }  // namespace
 
 std::string resolve_program(const std::string& program, std::string* error) {
@@ -99,20 +95,9 @@ std::string resolve_program(const std::string& program, std::string* error) {
     if (r.empty() && error->empty()) *error = fmt::format("program '{}' not found", program);
     return r;
   }
-  const char* path = getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    size_t end = dirs.find(':', start);
-    if (end == std::string::npos) end = dirs.size();
-    std::string dir = dirs.substr(start, end - start);
-    if (dir.empty()) dir = ".";
-    std::string cand = dir + "/" + program;
-    if (is_executable_file(cand)) return std::filesystem::absolute(cand).lexically_normal().string();
-    start = end + 1;
-  }
-  *error = fmt::format("program '{}' not found in PATH", program);
-  return {};
+  std::string found = find_in_path(program);
+  if (found.empty()) *error = fmt::format("program '{}' not found in PATH", program);
+  return found;
 }
 
 bool wants_tracing(const Options& o) {

@@ -152,12 +152,7 @@ TEST_F(CollectAttach, RecordsEachThreadsCpuAndTheHotFunctionsAndDetaches) {
   auto p = er_print("-metrics e.user:i.user:i.owait -functions a.er");
   ASSERT_EQ(p.status, 0) << p.err;
   auto rows = parse_function_list(p.out);
-  auto value = [&](const std::string& fn, size_t i) {
-    double v = 0;
-    for (const auto& [name, row] : rows)
-      if ((name == fn || name.rfind(fn + ".", 0) == 0) && row.values.size() > i) v += row.values[i];
-    return v;
-  };
+  auto value = [&](const std::string& fn, size_t i) { return function_value(rows, fn, i); };
   const double main_cpu = cpu[main_tid], worker_cpu = cpu[worker];
   EXPECT_GE(value("burn_main", 0), 0.9 * main_cpu - 2 * period) << p.out;
   EXPECT_GE(value("burn_worker", 0), 0.9 * worker_cpu - 2 * period) << p.out;

@@ -44,12 +44,7 @@ TEST_F(OutsideSampler, SleepIsOtherWaitAtTheSleepingStack) {
   ASSERT_EQ(p.status, 0) << p.err;
   // Column i of a function (its name may carry a compiler suffix: burn.constprop.0).
   auto rows = parse_function_list(p.out);
-  auto value = [&](const std::string& fn, size_t i) {
-    double v = 0;
-    for (const auto& [name, row] : rows)
-      if ((name == fn || name.rfind(fn + ".", 0) == 0) && row.values.size() > i) v += row.values[i];
-    return v;
-  };
+  auto value = [&](const std::string& fn, size_t i) { return function_value(rows, fn, i); };
   // 200 ms in nanosleep (its stack unwound from outside through libc into main), 100 ms of CPU
   // in burn; the initial thread's wall time covers both.
   EXPECT_NEAR(value("main", 1), 0.2, 0.04) << p.out;
@@ -81,12 +76,7 @@ TEST_F(OutsideSampler, TheLastStretchOfEachThreadIsAccounted) {
   auto p = er_print("-metrics i.owait -functions t.er");
   ASSERT_EQ(p.status, 0) << p.err;
   auto rows = parse_function_list(p.out);
-  auto value = [&](const std::string& fn) {
-    double v = 0;
-    for (const auto& [name, row] : rows)
-      if ((name == fn || name.rfind(fn + ".", 0) == 0) && !row.values.empty()) v += row.values[0];
-    return v;
-  };
+  auto value = [&](const std::string& fn) { return function_value(rows, fn, 0); };
   double slept = truth["sleep_main_ns"] / 1e9, read_s = truth["wait_pipe_ns"] / 1e9;
   ASSERT_GT(slept, 0.3) << read("truth.txt");
   // Exact counters; the margin is the few ms of the threads' own start and end around the
