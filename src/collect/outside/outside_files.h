@@ -32,6 +32,7 @@ class OutsideFiles {
     std::vector<char> block;
     uint32_t used = 0;
     uint64_t index = 0;  // of the current block
+    uint32_t on_disk = 0;  // bytes of the current block written (0: not yet written at all)
   };
   void append(File& f, uint32_t rec_kind, const void* rec, uint32_t size);
   void write_block(File& f);

@@ -69,6 +69,7 @@ class OutsideSampler {
   uint64_t start_mono_ns_ = 0;  // the collector's experiment start (log "start" line)
   uint64_t last_look_ns_ = 0;
   uint64_t looks_ = 0, threads_seen_ = 0, unwinds_ = 0, cpu_ns_ = 0;
+  uint64_t still_asleep_ = 0;  // looks that found a thread in the sleep seen before, not scheduled in since
   bool finished_ = false;
   bool collector_ended_ = false;  // the log's exit line: nothing more to sample
   std::unique_ptr<ProcTask> proc_;
@@ -90,6 +91,7 @@ class OutsideSampler {
   std::set<uint32_t> known_;                  // threads the collector named in the log
   std::map<uint32_t, uint64_t> first_listed_;  // listed, not yet known: the look before
   uint64_t log_offset_ = 0;
+  int log_fd_ = -1;
   // The initial thread's baseline, taken by the collector as it started (its sampler line).
   struct {
     uint32_t tid = 0;
