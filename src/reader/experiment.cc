@@ -523,8 +523,19 @@ void read_data(Experiment& e) {
   sort_by_time(e.samples, [](const OverviewSample& s) { return s.rec.tstamp_ns; });
   // The collector's samples and collect's (issue 16), each numbered by its writer: one
   // numbering, 1..N in time order, as a collector that took them all would have given.
-  if (outside_samples)
+  // collect may take a periodic sample while the collector is ending (between its end sample
+  // and its exit line, which collect reads at its next look): one after the process's end
+  // sample describes the ending process and is dropped.
+  if (outside_samples) {
+    auto end = std::find_if(e.samples.begin(), e.samples.end(), [](const OverviewSample& s) {
+      return s.rec.reason == format::kSampleEnd;
+    });
+    if (end != e.samples.end())
+      e.samples.erase(std::remove_if(std::next(end), e.samples.end(),
+                                     [](const OverviewSample& s) { return s.rec.reason == format::kSamplePeriodic; }),
+                      e.samples.end());
     for (size_t i = 0; i < e.samples.size(); ++i) e.samples[i].rec.number = uint32_t(i + 1);
+  }
   sort_by_time(e.omp_tasks, time);
   place_outside_waits(e);
 }
