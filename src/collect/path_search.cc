@@ -20,9 +20,9 @@ std::string find_in_path(const std::string& name) {
   while (start <= dirs.size()) {
     size_t end = dirs.find(':', start);
     if (end == std::string::npos) end = dirs.size();
-    std::string dir = dirs.substr(start, end - start);
-    if (dir.empty()) dir = ".";
-    std::string cand = dir + "/" + name;
+    // An empty entry is ".": built whole (assigning "." to the empty string trips GCC 12's
+    // -Wrestrict false positive).
+    std::string cand = (end == start ? std::string(".") : dirs.substr(start, end - start)) + "/" + name;
     if (is_executable_file(cand)) return std::filesystem::absolute(cand).lexically_normal().string();
     start = end + 1;
   }
