@@ -34,11 +34,6 @@ struct OutsideSampler::Track {
   uint64_t pend_stack = 0;
   uint64_t pend[format::kMsCount] = {};
   uint64_t seen_look = 0;
-  // The previous look found the thread asleep (class ep_class, stack `slept_stack`) after it
-  // had been scheduled in `slept_pcount` times: while that count does not move, the thread has
-  // not run since, so it still sleeps there (its syscall file need not be read again).
-  bool slept = false;
-  uint64_t slept_pcount = 0, slept_stack = 0;
 };
 
 namespace {
@@ -342,16 +337,6 @@ void OutsideSampler::look_at(uint32_t tid, Track& t, uint64_t now, bool is_new) 
   if (residual <= 0 || uint64_t(residual) < interval_ns_ / 4) return;
   uint32_t state;
   uint64_t stack;
-  if (t.slept && t.slept_pcount == st->pcount && t.slept_stack) {
-    // Not scheduled in since it was seen asleep: the same sleep, class and stack (an idle
-    // thread costs one read of schedstat per look).
-    ++still_asleep_;
-    add(tid, t, t.slept_stack, microstate_of(t.ep_class), uint64_t(residual), now);
-    t.accounted += uint64_t(residual);
-    t.carried = 0;
-    return;
-  }
-  t.slept = false;
   auto sc = proc_->syscall(tid);
   if (!sc) return;
   if (sc->running) {
@@ -377,11 +362,6 @@ void OutsideSampler::look_at(uint32_t tid, Track& t, uint64_t now, bool is_new) 
     state = microstate_of(c);
     stack = sleep_stack(tid, t, sc->nr, sc->sp, sc->pc, st->pcount);
     if (is_fault(c) && ts) t.fault_majflt = ts->majflt;
-    // Reused at the next looks while the thread is not scheduled in (only a stack that was
-    // kept: one taken while the thread did not move).
-    t.slept = stack != 0 && stack == t.ep_stack && t.ep_nr == sc->nr && t.ep_sp == sc->sp && t.ep_pc == sc->pc;
-    t.slept_pcount = st->pcount;
-    t.slept_stack = stack;
   }
   add(tid, t, stack, state, uint64_t(residual), now);
   t.accounted += uint64_t(residual);
@@ -448,12 +428,10 @@ void OutsideSampler::finish() {
   // The whole tree's sampling cost, once, in the founder's log (collect's CPU, not the target's).
   char line[256];
   int n = std::snprintf(line, sizeof line,
-                        "%llu sampler where=collect looks=%llu threads=%llu unwinds=%llu still_asleep=%llu cpu_ns=%llu "
-                        "period_ns=%llu\n",
+                        "%llu sampler where=collect looks=%llu threads=%llu unwinds=%llu cpu_ns=%llu period_ns=%llu\n",
                         (unsigned long long)(now > start_mono_ns_ ? now - start_mono_ns_ : 0),
                         (unsigned long long)looks_, (unsigned long long)threads_seen_,
-                        (unsigned long long)unwinds_, (unsigned long long)still_asleep_,
-                        (unsigned long long)cpu_ns_, (unsigned long long)period_ns_);
+                        (unsigned long long)unwinds_, (unsigned long long)cpu_ns_, (unsigned long long)period_ns_);
   int fd = open((experiment_ + "/" + format::kLogFile).c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd >= 0) {
     if (write(fd, line, size_t(n)) != n) {

@@ -69,7 +69,6 @@ class OutsideSampler {
   uint64_t start_mono_ns_ = 0;  // the collector's experiment start (log "start" line)
   uint64_t last_look_ns_ = 0;
   uint64_t looks_ = 0, threads_seen_ = 0, unwinds_ = 0, cpu_ns_ = 0;
-  uint64_t still_asleep_ = 0;  // looks that found a thread in the sleep seen before, not scheduled in since
   bool finished_ = false;
   bool collector_ended_ = false;  // the log's exit line: nothing more to sample
   std::unique_ptr<ProcTask> proc_;
