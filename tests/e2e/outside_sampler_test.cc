@@ -105,7 +105,8 @@ TEST_F(OutsideSampler, PeriodicSamplesOfASleepingProcessComeFromProc) {
   ASSERT_GE(life, 1.2);
   // Due every interval from the start, never early; a loaded machine may delay one past the
   // next due time (then that one is skipped), so at least half are there.
-  const int due = int(life / interval);
+  // Due from the experiment's start (time 0), up to the end sample.
+  const int due = int(double(v.back().rec.tstamp_ns) * 1e-9 / interval);
   int periodic = 0;
   int64_t cpu_before = 0;
   for (size_t i = 0; i < v.size(); ++i) {
