@@ -2,33 +2,12 @@
 
 #include <fmt/format.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cstdlib>
 
+#include "collect/path_search.h"
+
 namespace erkit::collect {
-namespace {
-
-bool executable(const std::string& p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(p.c_str(), X_OK) == 0;
-}
-
-std::string in_path(const std::string& name) {
-  const char* path = getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    size_t end = dirs.find(':', start);
-    if (end == std::string::npos) end = dirs.size();
-    std::string dir = dirs.substr(start, end - start);
-    if (!dir.empty() && executable(dir + "/" + name)) return dir + "/" + name;
-    start = end + 1;
-  }
-  return {};
-}
-
-}  // namespace
 
 const char* host_machine() {
 #if defined(__x86_64__)
@@ -52,14 +31,14 @@ bool plan_emulation(const std::string& target_machine, Emulation* em, std::strin
   em->machine = target_machine;
   em->lib_subdir = target_machine + "-linux-gnu";
   if (const char* q = getenv("ERKIT_QEMU"); q && *q) {
-    if (!executable(q)) {
+    if (!is_executable_file(q)) {
       *error = fmt::format("ERKIT_QEMU={} is not an executable file", q);
       return false;
     }
     em->emulator = q;
   } else {
     for (const std::string& name : {"qemu-" + target_machine, "qemu-" + target_machine + "-static"})
-      if (em->emulator.empty()) em->emulator = in_path(name);
+      if (em->emulator.empty()) em->emulator = find_in_path(name);
     if (em->emulator.empty()) {
       *error = fmt::format("the target is an {} program and collect runs on {}: it needs qemu-{} (Debian "
                            "package qemu-user) in PATH, or ERKIT_QEMU",

@@ -20,6 +20,7 @@
 
 #include "collect/experiment_log.h"
 #include "collect/java_launch.h"
+#include "collect/path_search.h"
 #include "collect/outside/sampler.h"
 #include "common/version.h"
 
@@ -73,11 +74,6 @@ void give_back_signals(const InheritedSignals& in) {
   sigaction(SIGCHLD, &in.chld, nullptr);
 }
 
-bool is_executable_file(const std::string& p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(p.c_str(), X_OK) == 0;
-}
-
 }  // namespace
 
 std::string resolve_program(const std::string& program, std::string* error) {
@@ -99,20 +95,9 @@ std::string resolve_program(const std::string& program, std::string* error) {
     if (r.empty() && error->empty()) *error = fmt::format("program '{}' not found", program);
     return r;
   }
-  const char* path = getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    size_t end = dirs.find(':', start);
-    if (end == std::string::npos) end = dirs.size();
-    std::string dir = dirs.substr(start, end - start);
-    if (dir.empty()) dir = ".";
-    std::string cand = dir + "/" + program;
-    if (is_executable_file(cand)) return std::filesystem::absolute(cand).lexically_normal().string();
-    start = end + 1;
-  }
-  *error = fmt::format("program '{}' not found in PATH", program);
-  return {};
+  std::string found = find_in_path(program);
+  if (found.empty()) *error = fmt::format("program '{}' not found in PATH", program);
+  return found;
 }
 
 bool wants_tracing(const Options& o) {
@@ -210,8 +195,11 @@ bool outside_sampler_requested(const Options& o, const LaunchContext& ctx) {
 
 // Waits for the target while sampling it from outside every sampler period; returns the wait
 // status. The last look is taken while the ended target is still a zombie (WNOWAIT).
-int wait_sampling(pid_t pid, const std::string& experiment, uint64_t interval_ns) {
+int wait_sampling(pid_t pid, const std::string& experiment, uint64_t interval_ns, int sample_interval_ms) {
   outside::OutsideSampler sampler(experiment, pid, interval_ns, /*adopt_unnamed=*/true);
+  // Periodic samples (-S) from /proc, also while the process sleeps: the collector in it takes
+  // none (it has no thread to take them; its start, end and event samples stay its own).
+  sampler.periodic_samples(uint64_t(sample_interval_ms) * 1000000ull, false);
   uint64_t period = sampler.period_ns();
   timespec next;
   clock_gettime(CLOCK_MONOTONIC, &next);
@@ -314,7 +302,7 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error, i
   log.write_target_pid(pid);
   int status = 0;
   if (outside) {
-    status = wait_sampling(pid, ctx.experiment, o.clock_interval_ns);
+    status = wait_sampling(pid, ctx.experiment, o.clock_interval_ns, o.sample_interval_ms);
   } else for (;;) {
     if (waitpid(pid, &status, o.stop_after_exec ? WUNTRACED : 0) < 0) {
       if (errno == EINTR) continue;

@@ -72,7 +72,6 @@ int attach(Options& o, int argc, char** argv) {
   o.target = outside::process_args(o.attach_pid);
   if (o.target.empty()) o.target.push_back(ctx.program_path);
   for (int i = 0; i < argc; ++i) ctx.command_line += (i ? " " : "") + std::string(argv[i]);
-  o.sample_interval_ms = 0;  // periodic samples are taken inside the process
   NamingResult nr = preview_experiment_name(o.experiment_name, o.directory);
   if (!nr.error.empty()) return fail(nr.error);
   if (!o.group.empty() && !check_group(o.group, o.directory, &error_sink())) return fail(error_sink());

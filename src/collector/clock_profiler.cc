@@ -15,9 +15,7 @@
 #include "collector/microstates.h"
 #include "collector/openmp_state.h"
 #include "collector/perf_clock.h"
-#include "collector/outside_sampler.h"
 #include "collector/runtime.h"
-#include "collector/samples.h"
 #include "collector/signal_guard.h"
 #include "collector/stack_store.h"
 #include "collector/task_proc.h"
@@ -183,9 +181,8 @@ void on_sigprof(int sig, siginfo_t* si, void* uc) {
   int saved_errno = errno;
   uint64_t entered = monotonic_ns();
   record_sample(ts, uc);
-  // Sampled from outside (collect): no collector thread takes the periodic samples, the
-  // clock signals do (at most one per -S interval, whichever thread gets there first).
-  if (outside_sampler_active()) samples_tick(entered);
+  // Sampled from outside (collect): collect takes the periodic samples from /proc
+  // (collect/outside/overview.h), not the clock signals.
   cost_add_signal(monotonic_ns() - entered);
   if (errno != saved_errno) errno = saved_errno;
 }

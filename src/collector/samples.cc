@@ -216,7 +216,11 @@ void samples_start() {
     log_warning("sample_signal", "could not install the handler of the -l signal");
   if (g_rt.config.sample_interval_ms <= 0 || __atomic_load_n(&g_sampler_running, __ATOMIC_ACQUIRE)) return;
   __atomic_store_n(&g_stop, 0, __ATOMIC_RELEASE);
-  if (microstates_running() || (outside_sampler_active() && g_rt.config.clock_interval_ns)) {
+  // Sampled from outside (ERKIT_SAMPLER=collect, issue 16): collect takes the periodic samples
+  // from /proc at its looks, also while the process sleeps (collect/outside/overview.h); no
+  // thread here, and none at clock signals either (they would be counted twice).
+  if (outside_sampler_active() && g_rt.config.clock_interval_ns) return;
+  if (microstates_running()) {
     // One collector thread, not two: the microstate sampler takes them (samples_tick).
     g_next_due_ns = monotonic_ns() + uint64_t(g_rt.config.sample_interval_ms) * 1000000ull;
     __atomic_store_n(&g_by_microstates, 1, __ATOMIC_RELEASE);

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <unordered_map>
 #include <thread>
 
@@ -361,8 +362,10 @@ void place_outside_waits(Experiment& e) {
 void read_data(Experiment& e) {
   common::Progress progress("reading", e.path);  // records, on a terminal after 1 s
   // Every kind's file, then the files of collect's outside sampler (format/outside_sampler.h).
-  const uint32_t kOutsideKinds[] = {uint32_t(format::DataKind::kStacks), uint32_t(format::DataKind::kProfile)};
-  const uint32_t nfiles = uint32_t(format::DataKind::kCount) + 2;
+  const uint32_t kOutsideKinds[] = {uint32_t(format::DataKind::kStacks), uint32_t(format::DataKind::kProfile),
+                                    uint32_t(format::DataKind::kOverview)};
+  const uint32_t nfiles = uint32_t(format::DataKind::kCount) + uint32_t(std::size(kOutsideKinds));
+  bool outside_samples = false;  // periodic samples collect took (overview.outside)
   for (uint32_t i = 0; i < nfiles; ++i) {
     const bool outside = i >= uint32_t(format::DataKind::kCount);
     const uint32_t k = outside ? kOutsideKinds[i - uint32_t(format::DataKind::kCount)] : i;
@@ -434,6 +437,7 @@ void read_data(Experiment& e) {
         case format::kRecOverviewSample: {
           OverviewSample s;
           if (!copy_record(p, size, &s.rec)) { ++bad; return; }
+          outside_samples = outside_samples || outside;
           e.samples.push_back(s);
           return;
         }
@@ -517,6 +521,21 @@ void read_data(Experiment& e) {
   sort_by_time(e.io, time);
   sort_by_time(e.omp_regions, time);
   sort_by_time(e.samples, [](const OverviewSample& s) { return s.rec.tstamp_ns; });
+  // The collector's samples and collect's (issue 16), each numbered by its writer: one
+  // numbering, 1..N in time order, as a collector that took them all would have given.
+  // collect may take a periodic sample while the collector is ending (between its end sample
+  // and its exit line, which collect reads at its next look): one after the process's end
+  // sample describes the ending process and is dropped.
+  if (outside_samples) {
+    auto end = std::find_if(e.samples.begin(), e.samples.end(), [](const OverviewSample& s) {
+      return s.rec.reason == format::kSampleEnd;
+    });
+    if (end != e.samples.end())
+      e.samples.erase(std::remove_if(std::next(end), e.samples.end(),
+                                     [](const OverviewSample& s) { return s.rec.reason == format::kSamplePeriodic; }),
+                      e.samples.end());
+    for (size_t i = 0; i < e.samples.size(); ++i) e.samples[i].rec.number = uint32_t(i + 1);
+  }
   sort_by_time(e.omp_tasks, time);
   place_outside_waits(e);
 }

@@ -358,6 +358,52 @@ TEST_F(RoundTripTest, DataRecordsAndStacks) {
   EXPECT_EQ(io.file_id, 2u);
 }
 
+// Issue 16: the periodic samples collect takes from outside (overview.outside) are merged with
+// the collector's in time order and numbered 1..N; one taken after the collector's end sample
+// (while it was ending) is dropped.
+TEST_F(RoundTripTest, OutsidePeriodicSamplesMergeWithTheCollectorsInTimeOrder) {
+  auto sample = [](uint32_t reason, uint64_t t, uint32_t number) {
+    format::OverviewSampleRecord r{};
+    r.reason = reason;
+    r.tstamp_ns = t;
+    r.number = number;
+    r.nthreads = 1;
+    r.utime_ns = int64_t(t);
+    return r;
+  };
+  {
+    format::HostExperimentWriter w(dir_);
+    ASSERT_TRUE(w.ok()) << w.error();
+    w.overview_sample(sample(format::kSampleStart, 0, 1));
+    w.overview_sample(sample(format::kSampleApi, 150, 2));
+    w.overview_sample(sample(format::kSampleEnd, 300, 3));
+  }
+  {
+    const std::string other = root_ + "/o.er";  // collect's file, written in its own layout
+    format::HostExperimentWriter w(other);
+    ASSERT_TRUE(w.ok()) << w.error();
+    w.overview_sample(sample(format::kSamplePeriodic, 100, 1));
+    w.overview_sample(sample(format::kSamplePeriodic, 200, 2));
+    w.overview_sample(sample(format::kSamplePeriodic, 310, 3));  // after the end sample
+    w.finish();
+    fs::rename(other + "/overview", file("overview.outside"));
+  }
+  Experiment e = open();
+  EXPECT_EQ(problems_of(e), std::vector<std::string>{});
+  std::vector<std::pair<uint32_t, uint64_t>> got;
+  for (const auto& s : e.samples) got.push_back({s.rec.reason, s.rec.tstamp_ns});
+  const std::vector<std::pair<uint32_t, uint64_t>> want = {{format::kSampleStart, 0},
+                                                           {format::kSamplePeriodic, 100},
+                                                           {format::kSampleApi, 150},
+                                                           {format::kSamplePeriodic, 200},
+                                                           {format::kSampleEnd, 300}};
+  EXPECT_EQ(got, want);
+  for (size_t i = 0; i < e.samples.size(); ++i) EXPECT_EQ(e.samples[i].rec.number, i + 1);
+  // Without the file: the collector's samples alone.
+  fs::remove(file("overview.outside"));
+  EXPECT_EQ(open().samples.size(), 3u);
+}
+
 TEST_F(RoundTripTest, EveryHeapOperationInItsCompactRecord) {
   using format::HeapEvent;
   std::vector<HeapEvent> in = {

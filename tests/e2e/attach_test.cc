@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -107,7 +108,7 @@ TEST_F(CollectAttach, RecordsEachThreadsCpuAndTheHotFunctionsAndDetaches) {
   ASSERT_NE(waiter, 0u);
   auto before = cpu_by_name();
   double t0 = mono();
-  auto c = collect("-P " + std::to_string(pid_) + " -t 1.5 -o a.er");
+  auto c = collect("-P " + std::to_string(pid_) + " -t 1.5 -S 0.25 -o a.er");
   double t1 = mono();
   auto after = cpu_by_name();
   if (c.status != 0 && c.err.find("cannot open a perf task-clock event") != std::string::npos)
@@ -152,12 +153,7 @@ TEST_F(CollectAttach, RecordsEachThreadsCpuAndTheHotFunctionsAndDetaches) {
   auto p = er_print("-metrics e.user:i.user:i.owait -functions a.er");
   ASSERT_EQ(p.status, 0) << p.err;
   auto rows = parse_function_list(p.out);
-  auto value = [&](const std::string& fn, size_t i) {
-    double v = 0;
-    for (const auto& [name, row] : rows)
-      if ((name == fn || name.rfind(fn + ".", 0) == 0) && row.values.size() > i) v += row.values[i];
-    return v;
-  };
+  auto value = [&](const std::string& fn, size_t i) { return function_value(rows, fn, i); };
   const double main_cpu = cpu[main_tid], worker_cpu = cpu[worker];
   EXPECT_GE(value("burn_main", 0), 0.9 * main_cpu - 2 * period) << p.out;
   EXPECT_GE(value("burn_worker", 0), 0.9 * worker_cpu - 2 * period) << p.out;
@@ -165,6 +161,38 @@ TEST_F(CollectAttach, RecordsEachThreadsCpuAndTheHotFunctionsAndDetaches) {
   EXPECT_GE(value("worker", 1), 0.98 * value("burn_worker", 0)) << "stacks of burn_worker reach worker\n" << p.out;
   // Asleep for the whole recorded span (less what the sampler's first look could not see).
   EXPECT_NEAR(value("wait_stdin", 2), recorded, 0.1 * recorded + 2 * 0.01) << p.out;
+  // Periodic samples (-S 0.25) from /proc, between a start and an end sample collect wrote
+  // (no collector in the process does): every 0.25 s of the recorded span, never early, at
+  // least half of them on a loaded machine; each counts the program's 3 threads, and the
+  // process's CPU between start and end holds what the clock samples recorded.
+  ASSERT_GE(e->samples.size(), 2u);
+  const auto& first = e->samples.front().rec;
+  const auto& last = e->samples.back().rec;
+  EXPECT_EQ(first.reason, format::kSampleStart);
+  EXPECT_EQ(last.reason, format::kSampleEnd);
+  int periodic = 0;
+  for (const auto& s : e->samples) {
+    EXPECT_EQ(s.rec.nthreads, 3u);
+    if (s.rec.reason != format::kSamplePeriodic) continue;
+    ++periodic;
+    EXPECT_GE(double(s.rec.tstamp_ns) * 1e-9, 0.25 * periodic - 1e-6) << "periodic sample " << periodic << " early";
+  }
+  // Due from the experiment's start (time 0: collect's start line), up to the end sample.
+  const int due = int(double(last.tstamp_ns) * 1e-9 / 0.25);
+  EXPECT_LE(periodic, due);
+  EXPECT_GE(periodic, (due + 1) / 2);
+  double sampled_cpu = 0;
+  for (const auto& [tid, v] : cpu) sampled_cpu += v;
+  const double process_cpu = double(last.utime_ns + last.stime_ns - first.utime_ns - first.stime_ns) * 1e-9;
+  // The events count from before the start sample to after the end sample (collect's start and
+  // end around them, at most what collect ran outside that span on each of the 2 burning
+  // threads); each thread's samples are whole periods.
+  const double unsampled = 2 * std::max(0.0, (t1 - t0) - double(last.tstamp_ns - first.tstamp_ns) * 1e-9);
+  EXPECT_GE(process_cpu, sampled_cpu - unsampled - 3 * period) << "start and end samples from /proc";
+  // ... and no more than the kernel's count over collect's whole run (schedstat before and after).
+  double kernel_cpu = 0;
+  for (const auto& [name, ns] : after) kernel_cpu += double(ns - before[name]) * 1e-9;
+  EXPECT_LE(process_cpu, kernel_cpu + 0.001);
   // Nothing lost: every sample the kernel took was drained.
   EXPECT_NE(read("a.er/log").find(" lost=0 "), std::string::npos) << read("a.er/log");
   EXPECT_GE(samples, 6u);

@@ -54,6 +54,13 @@ std::string make_workdir(const std::string& stem) {
   return d;
 }
 
+double function_value(const std::map<std::string, FunctionRow>& rows, const std::string& fn, size_t column) {
+  double v = 0;
+  for (const auto& [name, row] : rows)
+    if ((name == fn || name.rfind(fn + ".", 0) == 0) && row.values.size() > column) v += row.values[column];
+  return v;
+}
+
 std::map<std::string, FunctionRow> parse_function_list(const std::string& text) {
   std::map<std::string, FunctionRow> rows;
   std::istringstream in(text);

@@ -25,6 +25,9 @@ struct FunctionRow {
 };
 // Parses the rows of an er_print function list (after the header lines).
 std::map<std::string, FunctionRow> parse_function_list(const std::string& text);
+// Column `column` of function `fn` in such a list, summed over the rows that name it (a name
+// may carry a compiler suffix: burn.constprop.0); 0 when there is none.
+double function_value(const std::map<std::string, FunctionRow>& rows, const std::string& fn, size_t column);
 
 // The rows of `er_print -json -functions` output (the "functions" report): name -> values, in
 // the report's column order; time columns are exact nanoseconds, percent columns are as printed.

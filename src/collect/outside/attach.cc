@@ -179,8 +179,7 @@ std::string attach_refusal(const Options& o, pid_t pid, std::vector<std::string>
     return fmt::format("-P {}: no ptrace access to process {}: attaching needs the process's own user with ptrace "
                        "access, or CAP_SYS_PTRACE (root)",
                        pid, pid);
-  if (o.sample_interval_ms && o.sample_interval_ms != 1000 && warnings)
-    warnings->push_back("-S: periodic samples are not recorded when attaching (they are taken inside the process)");
+  (void)warnings;
   return {};
 }
 
@@ -239,6 +238,8 @@ AttachResult record_attached(const Options& o, pid_t pid, const std::string& exp
   MapWriter map(experiment, pid);
   map.update(0);
   OutsideSampler sampler(experiment, pid, interval);
+  // Periodic samples (-S) from /proc, and the start and end samples no collector writes here.
+  sampler.periodic_samples(uint64_t(o.sample_interval_ms) * 1000000ull, true);
   res.threads = clocks.size();
 
   struct sigaction stop {}, old_int {}, old_term {}, old_hup {};

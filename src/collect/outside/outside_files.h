@@ -22,6 +22,8 @@ class OutsideFiles {
   bool ok() const { return ok_; }
   uint64_t stack(const std::vector<uint64_t>& pcs_leaf_first, bool truncated);
   void clock_sample(const format::ClockSampleRecord& r);
+  // Periodic samples (overview.h): "overview" + suffix, created with the first one.
+  void overview_sample(const format::OverviewSampleRecord& r);
   void flush();
 
  private:
@@ -30,11 +32,13 @@ class OutsideFiles {
     std::vector<char> block;
     uint32_t used = 0;
     uint64_t index = 0;  // of the current block
+    uint32_t on_disk = 0;  // bytes of the current block written (0: not yet written at all)
   };
   void append(File& f, uint32_t rec_kind, const void* rec, uint32_t size);
   void write_block(File& f);
   bool ok_ = true;
-  File stacks_, profile_;
+  File stacks_, profile_, overview_;
+  std::string overview_path_;
   std::unordered_set<uint64_t> written_;
 };
 

@@ -2,8 +2,10 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -32,6 +34,10 @@ bool number(const char** p, uint64_t* out) {
   if (end == s) return false;
   *p = end;
   return true;
+}
+
+std::string task_file(pid_t pid, uint32_t tid, const char* name) {
+  return "/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/" + name;
 }
 
 }  // namespace
@@ -85,6 +91,38 @@ std::optional<TaskStat> parse_stat(const char* text) {
   return st;
 }
 
+ProcTask::ProcTask(pid_t pid) : pid_(pid) {
+  // Two descriptors per thread, leaving collect 128 of its own.
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur > 256)
+    max_kept_ = std::min<size_t>(1024, size_t(rl.rlim_cur - 128) / 2);
+}
+
+ProcTask::~ProcTask() {
+  for (auto& [tid, k] : kept_)
+    for (int fd : {k.schedstat, k.syscall})
+      if (fd >= 0) close(fd);
+}
+
+bool ProcTask::read_kept(uint32_t tid, int Kept::*which, const char* name, char* buf, size_t cap) const {
+  auto it = kept_.find(tid);
+  if (it == kept_.end() && kept_.size() < max_kept_) it = kept_.emplace(tid, Kept{}).first;
+  if (it == kept_.end()) return read_file(task_file(pid_, tid, name), buf, cap);  // no room: opened each time
+  int& fd = it->second.*which;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (fd < 0) fd = open(task_file(pid_, tid, name).c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    ssize_t n = pread(fd, buf, cap - 1, 0);
+    if (n > 0) {
+      buf[n] = 0;
+      return true;
+    }
+    close(fd);  // the thread ended (its tid may be a new thread's now): opened again once
+    fd = -1;
+  }
+  return false;
+}
+
 std::vector<uint32_t> ProcTask::tids() const {
   std::vector<uint32_t> out;
   std::string dir = "/proc/" + std::to_string(pid_) + "/task";
@@ -96,24 +134,29 @@ std::vector<uint32_t> ProcTask::tids() const {
     if (tid > 0 && end && *end == 0) out.push_back(uint32_t(tid));
   }
   closedir(d);
+  // The files of threads no longer listed are closed.
+  for (auto it = kept_.begin(); it != kept_.end();) {
+    if (std::find(out.begin(), out.end(), it->first) != out.end()) {
+      ++it;
+      continue;
+    }
+    for (int fd : {it->second.schedstat, it->second.syscall})
+      if (fd >= 0) close(fd);
+    it = kept_.erase(it);
+  }
   return out;
 }
 
-namespace {
-std::string task_file(pid_t pid, uint32_t tid, const char* name) {
-  return "/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/" + name;
-}
-}  // namespace
 
 std::optional<SchedStat> ProcTask::schedstat(uint32_t tid) const {
   char buf[128];
-  if (!read_file(task_file(pid_, tid, "schedstat"), buf, sizeof buf)) return std::nullopt;
+  if (!read_kept(tid, &Kept::schedstat, "schedstat", buf, sizeof buf)) return std::nullopt;
   return parse_schedstat(buf);
 }
 
 std::optional<SyscallState> ProcTask::syscall(uint32_t tid) const {
   char buf[256];
-  if (!read_file(task_file(pid_, tid, "syscall"), buf, sizeof buf)) return std::nullopt;
+  if (!read_kept(tid, &Kept::syscall, "syscall", buf, sizeof buf)) return std::nullopt;
   return parse_syscall(buf);
 }
 

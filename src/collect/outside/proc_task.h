@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace erkit::collect::outside {
@@ -31,9 +32,15 @@ std::optional<SchedStat> parse_schedstat(const char* text);
 std::optional<SyscallState> parse_syscall(const char* text);
 std::optional<TaskStat> parse_stat(const char* text);
 
+// The per-thread files read at every look (schedstat, syscall) are kept open and read from
+// offset 0 (an open of a /proc path costs more than the read), for as many threads as collect's
+// descriptor limit leaves room for; a thread's are closed when it is no longer listed.
 class ProcTask {
  public:
-  explicit ProcTask(pid_t pid) : pid_(pid) {}
+  explicit ProcTask(pid_t pid);
+  ~ProcTask();
+  ProcTask(const ProcTask&) = delete;
+  ProcTask& operator=(const ProcTask&) = delete;
   pid_t pid() const { return pid_; }
   // Thread ids, empty when the process is gone.
   std::vector<uint32_t> tids() const;
@@ -44,7 +51,13 @@ class ProcTask {
   std::optional<bool> page_present(uint64_t addr) const;
 
  private:
+  struct Kept {
+    int schedstat = -1, syscall = -1;
+  };
+  bool read_kept(uint32_t tid, int Kept::*which, const char* name, char* buf, size_t cap) const;
   pid_t pid_;
+  size_t max_kept_ = 0;
+  mutable std::unordered_map<uint32_t, Kept> kept_;
 };
 
 }  // namespace erkit::collect::outside

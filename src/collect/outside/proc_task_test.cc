@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <thread>
 
 namespace erkit::collect::outside {
@@ -50,7 +52,9 @@ TEST(ProcTask, ReadsAnotherThreadOfALiveProcess) {
   auto st = p.schedstat(self);
   ASSERT_TRUE(st);
   EXPECT_GT(st->exec_ns, 0u);
-  EXPECT_EQ(p.syscall(self)->nr, SYS_read);  // reading its own file: inside that read
+  // Reading its own file: inside that read (pread of the kept descriptor).
+  int64_t nr = p.syscall(self)->nr;
+  EXPECT_TRUE(nr == SYS_pread64 || nr == SYS_read) << nr;
   ASSERT_TRUE(p.stat(self));
   EXPECT_EQ(p.stat(self)->state, 'R');
   // Another thread asleep in a system call until told (a fixed sleep could end before a loaded
@@ -81,6 +85,36 @@ TEST(ProcTask, ReadsAnotherThreadOfALiveProcess) {
   int on_stack = 0;
   EXPECT_EQ(p.page_present(uint64_t(reinterpret_cast<uintptr_t>(&on_stack))).value_or(true), true);
   EXPECT_FALSE(ProcTask(0x7ffffff).schedstat(1));
+}
+
+int open_fds() {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) n += !e.path().empty();
+  return n;
+}
+
+// The files of a thread are kept open while it is listed, closed when it no longer is; a
+// thread whose files were kept and that ended reads as gone (not as its old values).
+TEST(ProcTask, KeepsEachThreadsFilesOpenUntilItIsNoLongerListed) {
+  ProcTask p(getpid());
+  const int fds0 = open_fds();
+  std::atomic<uint32_t> tid{0};
+  std::atomic<bool> go{false};
+  std::thread t([&] {
+    tid = uint32_t(syscall(SYS_gettid));
+    while (!go) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  while (!tid) std::this_thread::yield();
+  ASSERT_TRUE(p.schedstat(tid));
+  ASSERT_TRUE(p.syscall(tid));
+  ASSERT_TRUE(p.schedstat(tid));  // the second read from the kept descriptor
+  EXPECT_EQ(open_fds(), fds0 + 2);
+  go = true;
+  t.join();
+  EXPECT_FALSE(p.schedstat(tid)) << "an ended thread";
+  auto listed = p.tids();
+  EXPECT_EQ(std::find(listed.begin(), listed.end(), uint32_t(tid)), listed.end());
+  EXPECT_EQ(open_fds(), fds0) << "its descriptors closed";
 }
 
 }  // namespace

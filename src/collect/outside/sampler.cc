@@ -11,6 +11,7 @@
 
 #include "collect/outside/outside_cpu.h"
 #include "collect/outside/outside_files.h"
+#include "collect/outside/overview.h"
 #include "collect/outside/proc_task.h"
 #include "collect/outside/remote_unwind.h"
 #include "format/experiment_format.h"
@@ -68,7 +69,25 @@ OutsideSampler::OutsideSampler(std::string experiment, pid_t pid, uint64_t inter
   unwinder_ = std::make_unique<RemoteUnwinder>(pid);
 }
 
-OutsideSampler::~OutsideSampler() { finish(); }
+OutsideSampler::~OutsideSampler() {
+  finish();
+  if (log_fd_ >= 0) close(log_fd_);
+}
+
+void OutsideSampler::periodic_samples(uint64_t interval_ns, bool start_and_end) {
+  sample_interval_ns_ = interval_ns;
+  start_and_end_samples_ = start_and_end;
+}
+
+void OutsideSampler::overview_sample(uint32_t reason, uint64_t now) {
+  if (!overview_ || !files_) return;
+  format::OverviewSampleRecord r{};
+  if (!overview_->read(&r)) return;  // the process is gone
+  r.reason = reason;
+  r.tstamp_ns = now > start_mono_ns_ ? now - start_mono_ns_ : 0;
+  r.number = ++sample_number_;  // renumbered with the collector's by the reader
+  files_->overview_sample(r);
+}
 
 namespace {
 void append_log(const std::string& experiment, const std::string& line) {
@@ -99,7 +118,9 @@ void OutsideSampler::adopt(uint32_t tid, uint64_t now) {
 }
 
 void OutsideSampler::read_log() {
-  int fd = open((experiment_ + "/" + format::kLogFile).c_str(), O_RDONLY | O_CLOEXEC);
+  // Kept open: read from where the previous look stopped.
+  if (log_fd_ < 0) log_fd_ = open((experiment_ + "/" + format::kLogFile).c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = log_fd_;
   if (fd < 0) return;
   char buf[65536];
   ssize_t n;
@@ -139,7 +160,6 @@ void OutsideSampler::read_log() {
     }
     log_partial_.erase(0, begin);
   }
-  close(fd);
 }
 
 bool OutsideSampler::started() {
@@ -149,6 +169,11 @@ bool OutsideSampler::started() {
     files_ = std::make_unique<OutsideFiles>(experiment_);
     known_.insert(uint32_t(pid_));  // the initial thread
     if (adopt_unnamed_) cpu_ = std::make_unique<OutsideCpu>(pid_, interval_ns_, start_mono_ns_, *files_, *unwinder_);
+    if (sample_interval_ns_ || start_and_end_samples_) {
+      overview_ = std::make_unique<OverviewReader>(pid_);
+      due_ = std::make_unique<PeriodicDue>(start_mono_ns_, sample_interval_ns_);
+      if (start_and_end_samples_) overview_sample(format::kSampleStart, clock_now(CLOCK_MONOTONIC));
+    }
   }
   return true;
 }
@@ -201,6 +226,7 @@ void OutsideSampler::look() {
       }
     }
     last_look_ns_ = now;
+    if (due_ && due_->due(now)) overview_sample(format::kSamplePeriodic, clock_now(CLOCK_MONOTONIC));
     if (cpu_) cpu_->drain();
     files_->flush();
   }
@@ -309,10 +335,10 @@ void OutsideSampler::look_at(uint32_t tid, Track& t, uint64_t now, bool is_new) 
   int64_t residual = int64_t(now - t.base_wall) - int64_t(t.last_exec - t.base_exec) -
                      int64_t(t.last_delay - t.base_delay) - int64_t(t.accounted);
   if (residual <= 0 || uint64_t(residual) < interval_ns_ / 4) return;
-  auto sc = proc_->syscall(tid);
-  if (!sc) return;
   uint32_t state;
   uint64_t stack;
+  auto sc = proc_->syscall(tid);
+  if (!sc) return;
   if (sc->running) {
     // Seen running between page faults: the kernel's fault count says it slept in faults again.
     auto ts = is_fault(t.ep_class) && t.ep_stack ? proc_->stat(tid) : std::nullopt;
@@ -397,6 +423,7 @@ void OutsideSampler::finish() {
   for (auto& [tid, t] : tracks_) close_track(tid, t, now);
   if (cpu_) cpu_->stop();
   if (!files_) return;
+  if (start_and_end_samples_) overview_sample(format::kSampleEnd, now);
   files_->flush();
   // The whole tree's sampling cost, once, in the founder's log (collect's CPU, not the target's).
   char line[256];

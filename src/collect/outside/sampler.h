@@ -18,6 +18,8 @@
 namespace erkit::collect::outside {
 
 class OutsideCpu;
+class OverviewReader;
+class PeriodicDue;
 class OutsideFiles;
 class ProcTask;
 class RemoteUnwinder;
@@ -32,6 +34,10 @@ class OutsideSampler {
   OutsideSampler(std::string experiment, pid_t pid, uint64_t interval_ns, bool adopt_unnamed = false);
   ~OutsideSampler();
   uint64_t period_ns() const { return period_ns_; }
+  // Periodic samples (-S) taken by collect at its looks (overview.h): every interval_ns from
+  // the collector's start; with start_and_end (collect -P, no collector in the process) also
+  // the start and end samples the collector would write.
+  void periodic_samples(uint64_t interval_ns, bool start_and_end);
   // One look at every thread (no-op until the collector has written its start line).
   void look();
   // The process ended (or is about to be reaped): flushes what is pending, writes the
@@ -54,6 +60,7 @@ class OutsideSampler {
   // since the last look, up to `at`, with its final on-CPU time and run-queue delay.
   void end_track(uint32_t tid, Track& t, uint64_t at, uint64_t exec_ns, uint64_t delay_ns);
   void adopt(uint32_t tid, uint64_t now);
+  void overview_sample(uint32_t reason, uint64_t now);
   uint64_t sleep_stack(uint32_t tid, Track& t, int64_t nr, uint64_t sp, uint64_t pc, uint64_t pcount);
 
   std::string experiment_;
@@ -83,12 +90,18 @@ class OutsideSampler {
   std::set<uint32_t> known_;                  // threads the collector named in the log
   std::map<uint32_t, uint64_t> first_listed_;  // listed, not yet known: the look before
   uint64_t log_offset_ = 0;
+  int log_fd_ = -1;
   // The initial thread's baseline, taken by the collector as it started (its sampler line).
   struct {
     uint32_t tid = 0;
     uint64_t at_ns = 0, exec_ns = 0, delay_ns = 0;
   } initial_;
   std::string log_partial_;
+  uint64_t sample_interval_ns_ = 0;
+  bool start_and_end_samples_ = false;
+  uint32_t sample_number_ = 0;
+  std::unique_ptr<OverviewReader> overview_;
+  std::unique_ptr<PeriodicDue> due_;
 };
 
 }  // namespace erkit::collect::outside
