@@ -17,7 +17,7 @@
 #include "collector/perf_clock.h"
 #include "collector/outside_sampler.h"
 #include "collector/runtime.h"
-#include "collector/samples.h"
+#include "collector/overview_samples.h"
 #include "collector/signal_guard.h"
 #include "collector/stack_store.h"
 #include "collector/task_proc.h"
@@ -185,7 +185,7 @@ void on_sigprof(int sig, siginfo_t* si, void* uc) {
   record_sample(ts, uc);
   // Sampled from outside (collect): no collector thread takes the periodic samples, the
   // clock signals do (at most one per -S interval, whichever thread gets there first).
-  if (outside_sampler_active()) samples_tick(entered);
+  if (outside_sampler_active()) overview_samples_tick(entered);
   cost_add_signal(monotonic_ns() - entered);
   if (errno != saved_errno) errno = saved_errno;
 }
@@ -295,9 +295,9 @@ bool clock_init() {
   else for_each_task(adopt_existing, &ctx);
   if (ctx.adopted) {
     TextLine line;
-    line.event(now_ns(), logev::kSetting).kv_dec("preexisting_threads", ctx.adopted).write_to(g_rt.log_fd);
+    line.event(now_ns(), logev::kSetting).kv_dec(logkey::kPreexistingThreads, ctx.adopted).write_to(g_rt.log_fd);
   }
-  microstates_start();
+  sampler_thread_start();
   return true;
 }
 
@@ -399,7 +399,7 @@ void flush_other_thread(ThreadState* ts, void*) {
 
 void clock_fini() {
   if (!g_enabled) return;
-  microstates_stop();
+  sampler_thread_stop();
   ThreadState* ts = current_thread_if_any();
   clock_thread_end(ts);
   // Stop every timer first, so no sample races with the tails written below.
