@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "format/log_keys.h"
+
 namespace erkit::collect {
 
 namespace {
@@ -87,7 +89,9 @@ std::string cpu_clock_log_line(const CpuClock& c) {
   if (!c.khz) return {};
   std::string list;
   for (uint64_t k : c.cpus) list += (list.empty() ? "" : ",") + std::to_string(k);
-  return fmt::format("0 cpu_clock khz={} source={} cpus={}", c.khz, c.source, list);
+  namespace key = format::log_key;
+  return fmt::format("0 {} {}={} {}={} {}={}", format::log_event::kCpuClock, key::kKhz, c.khz, key::kSource, c.source,
+                     key::kCpus, list);
 }
 
 }  // namespace erkit::collect

@@ -16,7 +16,7 @@
 #include "collect/usage.h"
 #include "common/elf_probe.h"
 #include "common/version.h"
-#include "reader/archive.h"
+#include "reader/load_object_archives.h"
 
 using namespace erkit::collect;
 

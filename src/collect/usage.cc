@@ -16,7 +16,7 @@
 #include "collect/clock_tick.h"
 #include "collect/hwc_events.h"
 #include "common/version.h"
-#include "exptools/experiment_files.h"
+#include "expfiles/experiment_files.h"
 
 namespace erkit::collect {
 namespace {
@@ -147,8 +147,8 @@ bool check_group(const std::string& group, const std::string& directory, std::st
     std::string first;
     std::getline(in, first);
     // An empty file is a group another rank of the same job is creating right now.
-    if (!S_ISREG(st.st_mode) || (st.st_size != 0 && first != exptools::kGroupHeader)) {
-      *error = fmt::format("'{}' is not an experiment group (first line must be '{}')", path, exptools::kGroupHeader);
+    if (!S_ISREG(st.st_mode) || (st.st_size != 0 && first != expfiles::kGroupHeader)) {
+      *error = fmt::format("'{}' is not an experiment group (first line must be '{}')", path, expfiles::kGroupHeader);
       return false;
     }
     if (access(path.c_str(), W_OK) != 0) {
@@ -177,7 +177,7 @@ bool add_to_group(const std::string& group, const std::string& directory, const 
     *error = fmt::format("cannot write experiment group '{}'", path);
     return false;
   }
-  const std::string header = std::string(exptools::kGroupHeader) + "\n";
+  const std::string header = std::string(expfiles::kGroupHeader) + "\n";
   std::string text;
   struct stat st;
   if (fstat(fd, &st) == 0 && st.st_size == 0) {
@@ -186,7 +186,7 @@ bool add_to_group(const std::string& group, const std::string& directory, const 
     std::string first(header.size(), '\0');
     if (pread(fd, first.data(), first.size(), 0) != ssize_t(first.size()) || first != header) {
       close(fd);
-      *error = fmt::format("'{}' is not an experiment group (first line must be '{}')", path, exptools::kGroupHeader);
+      *error = fmt::format("'{}' is not an experiment group (first line must be '{}')", path, expfiles::kGroupHeader);
       return false;
     }
   }

@@ -292,9 +292,9 @@ bool clock_init() {
   else for_each_task(adopt_existing, &ctx);
   if (ctx.adopted) {
     TextLine line;
-    line.event(now_ns(), logev::kSetting).kv_dec("preexisting_threads", ctx.adopted).write_to(g_rt.log_fd);
+    line.event(now_ns(), logev::kSetting).kv_dec(logkey::kPreexistingThreads, ctx.adopted).write_to(g_rt.log_fd);
   }
-  microstates_start();
+  sampler_thread_start();
   return true;
 }
 
@@ -396,7 +396,7 @@ void flush_other_thread(ThreadState* ts, void*) {
 
 void clock_fini() {
   if (!g_enabled) return;
-  microstates_stop();
+  sampler_thread_stop();
   ThreadState* ts = current_thread_if_any();
   clock_thread_end(ts);
   // Stop every timer first, so no sample races with the tails written below.

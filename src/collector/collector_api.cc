@@ -7,7 +7,7 @@
 #include "collector/dynamic_code.h"
 #include "collector/pause_resume.h"
 #include "collector/runtime.h"
-#include "collector/samples.h"
+#include "collector/overview_samples.h"
 #include "collector/thread_state.h"
 #include "format/experiment_format.h"
 
@@ -60,7 +60,7 @@ using namespace erkit::collector;
 #define ERKIT_API extern "C" __attribute__((visibility("default")))
 
 ERKIT_API void __erkit_collector_sample(const char* name) {
-  sample_record(erkit::format::kSampleApi, name ? name : "", false);
+  overview_sample_record(erkit::format::kSampleApi, name ? name : "", false);
 }
 ERKIT_API void __erkit_collector_pause() { collection_pause("api"); }
 ERKIT_API void __erkit_collector_resume() { collection_resume("api"); }

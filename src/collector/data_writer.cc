@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -95,6 +96,15 @@ char* new_block(DataKind k) {
   return static_cast<char*>(p);
 }
 
+// "hwcounters" only where counters are asked for (collect -h, or -p on,+: both set ERKIT_HWC,
+// which hwc_profiler.cc reads): every other experiment has no such file (issue 18; the reader
+// accepts both the older experiments' header-only file and none).
+bool kind_wanted(DataKind k) {
+  if (k != DataKind::kHwc) return true;
+  const char* env = getenv("ERKIT_HWC");
+  return env && *env;
+}
+
 bool write_header(int fd, DataKind k) {
   format::FileHeader h = format::make_file_header(k);  // the one header maker (issue 18)
   timespec ts;
@@ -110,6 +120,9 @@ bool data_files_open(const char* dir, uint64_t size_limit_bytes) {
   __atomic_store_n(&g_total_blocks, 0, __ATOMIC_RELAXED);  // per experiment (a forked child's own)
   __atomic_store_n(&g_limit_reached, 0, __ATOMIC_RELAXED);
   for (uint32_t k = 0; k < kKinds; ++k) {
+    g_files[k].fd = -1;
+    g_files[k].next_block = 0;
+    if (!kind_wanted(DataKind(k))) continue;  // new_block answers nullptr for it
     char path[4096];
     size_t dl = strlen(dir);
     const char* name = format::kDataFileNames[k];
@@ -117,7 +130,7 @@ bool data_files_open(const char* dir, uint64_t size_limit_bytes) {
     memcpy(path, dir, dl);
     path[dl] = '/';
     strcpy(path + dl + 1, name);
-    // Files are created lazily by nobody else; create all now so the reader sees every kind.
+    // Files are created lazily by nobody else; create every wanted kind now.
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, experiment_file_mode(dir));
     if (fd < 0) return false;
     if (!write_header(fd, DataKind(k))) {

@@ -18,7 +18,7 @@
 #include "collector/pause_resume.h"
 #include "collector/real_functions.h"
 #include "collector/runtime.h"
-#include "collector/samples.h"
+#include "collector/overview_samples.h"
 #include "collector/text_line.h"
 #include "format/experiment_format.h"
 #include "format/log_keys.h"
@@ -359,13 +359,13 @@ void prepare_fork(ForkState* f) {
   plan_descendant(DescKind::kFork, g_self_name, nullptr, &f->plan);
   // A recording parent's pause state is inherited; a dormant parent has none.
   f->was_recording = g_rt.active ? __atomic_load_n(&g_rt.recording, __ATOMIC_ACQUIRE) : 1;
-  if (f->plan.follow) sample_record(format::kSampleFork, "fork", true);
+  if (f->plan.follow) overview_sample_record(format::kSampleFork, "fork", true);
 }
 
 void parent_after_fork(const ForkState& f, const char* kind, pid_t pid, int err) {
   if (!f.plan.follow) return;
   log_descendant(f.plan, kind, pid, pid < 0 ? err : 0, nullptr);
-  sample_record(format::kSampleFork, "fork", true);
+  overview_sample_record(format::kSampleFork, "fork", true);
 }
 
 // In the child, single-threaded: its own experiment, or dormant, or nothing.

@@ -76,7 +76,7 @@ void dynamic_function_load(const char* name, const char* alias, const char* sour
   line.event(t, logev::kFunctionLoad).kv_quoted(logkey::kName, name ? name : "");
   line.kv_quoted(logkey::kAlias, alias ? alias : "");
   line.kv_quoted(logkey::kSource, source ? source : "").kv_hex(logkey::kVaddr, reinterpret_cast<uint64_t>(vaddr));
-  line.kv_dec(logkey::kSize, size).kv_dec("lines", nlines);
+  line.kv_dec(logkey::kSize, size).kv_dec(logkey::kLines, nlines);
   line.write_to(g_rt.map_fd);
   unlock();
 }

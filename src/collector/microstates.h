@@ -34,7 +34,7 @@ bool microstates_adopt(uint32_t tid, uint64_t cpu_before_ns);
 bool microstates_adopt_slot(ThreadState* ts, uint64_t cpu_before_ns);
 // Final accounting of the calling thread as it ends, before its slot is released.
 void microstates_thread_end(ThreadState* ts);
-// Process exit, after microstates_stop(): final accounting of every thread up to now.
+// Process exit, after sampler_thread_stop(): final accounting of every thread up to now.
 void microstates_final_pass();
 void microstates_forget_tracks();
 

@@ -39,10 +39,10 @@ void outside_sampler_decide() {
   bool ok = fd >= 0 && read_schedstat(fd, &st);
   if (fd >= 0) close(fd);
   TextLine line;
-  line.event(now_ns(), logev::kSetting).kv(logkey::kName, logset::kSampler).kv("where", "collect");
+  line.event(now_ns(), logev::kSetting).kv(logkey::kName, logset::kSampler).kv(logkey::kWhere, format::log_value::kCollect);
   if (ok)
-    line.kv_dec(logkey::kTid, tid).kv_dec("at_ns", int64_t(monotonic_ns())).kv_dec("exec_ns", int64_t(st.exec_ns))
-        .kv_dec("delay_ns", int64_t(st.delay_ns));
+    line.kv_dec(logkey::kTid, tid).kv_dec(logkey::kAtNs, int64_t(monotonic_ns())).kv_dec(logkey::kExecNs, int64_t(st.exec_ns))
+        .kv_dec(logkey::kDelayNs, int64_t(st.delay_ns));
   line.write_to(g_rt.log_fd);
 }
 

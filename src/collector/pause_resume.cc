@@ -4,7 +4,7 @@
 #include <signal.h>
 
 #include "collector/runtime.h"
-#include "collector/samples.h"
+#include "collector/overview_samples.h"
 #include "collector/signal_guard.h"
 #include "collector/text_line.h"
 #include "format/experiment_format.h"
@@ -63,7 +63,7 @@ int take_pending_thread_pause(uint32_t tid) {
 
 bool collection_pause(const char* why) {
   if (!g_rt.active || !__atomic_load_n(&g_rt.recording, __ATOMIC_ACQUIRE)) return false;
-  sample_record(format::kSamplePause, why, true);
+  overview_sample_record(format::kSamplePause, why, true);
   int expected = 1;
   if (!__atomic_compare_exchange_n(&g_rt.recording, &expected, 0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return false;
@@ -77,7 +77,7 @@ bool collection_resume(const char* why) {
   if (!__atomic_compare_exchange_n(&g_rt.recording, &expected, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return false;
   log_state(logev::kResume, why);
-  sample_record(format::kSampleResume, why, true);
+  overview_sample_record(format::kSampleResume, why, true);
   return true;
 }
 

@@ -27,7 +27,7 @@
 #include "collector/pause_resume.h"
 #include "collector/perf_clock.h"
 #include "collector/real_functions.h"
-#include "collector/samples.h"
+#include "collector/overview_samples.h"
 #include "collector/task_proc.h"
 #include "collector/stack_store.h"
 #include "collector/text_line.h"
@@ -41,8 +41,8 @@ namespace erkit::collector {
 namespace logev = format::log_event;
 namespace logkey = format::log_key;
 
-// Modules with threads of their own forget them in a forked child (microstates: its sampler).
-void microstates_forget_after_fork() __attribute__((weak));
+// Modules with threads of their own forget them in a forked child (sampler_thread.h).
+void sampler_thread_forget_after_fork() __attribute__((weak));
 
 Runtime g_rt = {};
 
@@ -88,7 +88,7 @@ void write_start_event() {
   line.kv_dec(logkey::kNcpus, sysconf(_SC_NPROCESSORS_ONLN)).kv_dec(logkey::kPagesize, sysconf(_SC_PAGESIZE));
   timespec res;
   clock_getres(CLOCK_THREAD_CPUTIME_ID, &res);
-  line.kv_dec("clock_res_ns", res.tv_nsec).kv_dec(logkey::kClockIntervalNs, int64_t(g_rt.config.clock_interval_ns));
+  line.kv_dec(logkey::kClockResNs, res.tv_nsec).kv_dec(logkey::kClockIntervalNs, int64_t(g_rt.config.clock_interval_ns));
   if (g_rt.config.lineage[0]) line.kv_quoted(logkey::kLineage, g_rt.config.lineage);
   line.write_to(g_rt.log_fd);
 }
@@ -159,7 +159,7 @@ void on_data_limit_reached(uint64_t bytes) {
   if (!g_rt.active) return;
   TextLine line;
   line.event(now_ns(), logev::kLimitReached).kv_dec(logkey::kBytes, int64_t(bytes));
-  line.kv_dec("limit", int64_t(g_rt.config.size_limit_bytes)).write_to(g_rt.log_fd);
+  line.kv_dec(logkey::kLimit, int64_t(g_rt.config.size_limit_bytes)).write_to(g_rt.log_fd);
 }
 
 namespace {
@@ -183,8 +183,8 @@ bool start_experiment_files_and_modules() {
   threads_init();
   outside_sampler_decide();  // before the modules: collect may sample this process (issue 16)
   modules_start();
-  samples_start();
-  sample_record(format::kSampleStart, "start", true);
+  overview_samples_start();
+  overview_sample_record(format::kSampleStart, "start", true);
   return true;
 }
 }  // namespace
@@ -250,8 +250,8 @@ void runtime_fini(const char* how) {
   uint64_t cpu_at_entry = own_cpu_ns();
   ThreadState* self = current_thread_if_any();
   if (self) self->in_collector++;
-  samples_stop();
-  sample_record(format::kSampleEnd, how, true);
+  overview_samples_stop();
+  overview_sample_record(format::kSampleEnd, how, true);
   modules_stop();
   __atomic_store_n(&g_rt.recording, 0, __ATOMIC_RELEASE);
   dynamic_code_fini();
@@ -264,7 +264,7 @@ void runtime_fini(const char* how) {
 void runtime_before_exec() {
   if (!g_rt.active) return;
   uint64_t cpu_at_entry = own_cpu_ns();
-  sample_record(format::kSampleExec, "exec", true);
+  overview_sample_record(format::kSampleExec, "exec", true);
   // Timers do not survive exec; the tails of the clock profile are flushed now.
   hwc_fini();
   clock_fini();
@@ -279,17 +279,17 @@ void runtime_exec_failed(int err) {
   line.event(now_ns(), logev::kExecFailed).kv_dec(logkey::kErrno, err).write_to(g_rt.log_fd);
   if (!clock_init()) log_warning("clock_init", "clock profiling could not be restarted after a failed exec");
   if (!hwc_init()) log_warning("hwc_init", "hardware-counter profiling could not be restarted after a failed exec");
-  sample_record(format::kSampleExec, "exec failed", true);
+  overview_sample_record(format::kSampleExec, "exec failed", true);
 }
 
 void runtime_forget_parent_after_fork() {
   g_rt.active = false;
   __atomic_store_n(&g_rt.recording, 0, __ATOMIC_RELEASE);
   if (g_rt.config.emulated) g_rt.no_helper_threads = true;
-  samples_forget_after_fork();
+  overview_samples_forget_after_fork();
   outside_sampler_forget_after_fork();
   hwc_forget_after_fork();
-  if (microstates_forget_after_fork) microstates_forget_after_fork();
+  if (sampler_thread_forget_after_fork) sampler_thread_forget_after_fork();
   perf_clock_forget_after_fork();  // the inherited descriptors name the parent's events
   // Only the calling thread exists in the child; every block mapped in the parent's files is
   // unmapped here (without writing), and the other threads' slots are freed.

@@ -21,7 +21,7 @@
 #include "collector/real_functions.h"
 #include "collector/runtime.h"
 #include "collector/sampler_thread.h"
-#include "collector/samples.h"
+#include "collector/overview_samples.h"
 #include "collector/signal_guard.h"
 #include "collector/task_proc.h"
 #include "collector/text_line.h"
@@ -171,7 +171,7 @@ void* sampler_main(void*) {
         last_scan = now;
       }
       thread_for_each(look, &ctx);
-      samples_tick(now);  // periodic samples (-S): no thread of their own beside this one
+      overview_samples_tick(now);  // periodic samples (-S): no thread of their own beside this one
       next += g_period_ns;
       if (next <= now) next = now + g_period_ns;  // late (loaded machine): skip, never burst
     }
@@ -184,15 +184,15 @@ void* sampler_main(void*) {
 
 }  // namespace
 
-void microstates_note_thread_end(uint32_t tid) {
+void sampler_thread_note_thread_end(uint32_t tid) {
   unsigned i = __atomic_fetch_add(&g_ended_next, 1, __ATOMIC_RELAXED) % kEndedRing;
   __atomic_store_n(&g_ended_missing[i], 0, __ATOMIC_RELAXED);
   __atomic_store_n(&g_ended[i], tid, __ATOMIC_RELEASE);
 }
 
-bool microstates_running() { return __atomic_load_n(&g_running, __ATOMIC_ACQUIRE) != 0; }
+bool sampler_thread_running() { return __atomic_load_n(&g_running, __ATOMIC_ACQUIRE) != 0; }
 
-void microstates_start() {
+void sampler_thread_start() {
   if (!clock_enabled() || __atomic_load_n(&g_running, __ATOMIC_ACQUIRE)) return;
   if (outside_sampler_active()) return;  // collect samples this process (outside_sampler.h)
   if (g_rt.no_helper_threads) {
@@ -229,13 +229,13 @@ void microstates_start() {
 
 // In a forked child the sampler thread does not exist; clock_init() there starts a new one.
 // Called by runtime_forget_parent_after_fork() (descendants).
-void microstates_forget_after_fork() {
+void sampler_thread_forget_after_fork() {
   __atomic_store_n(&g_running, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&g_stop, 0, __ATOMIC_RELAXED);
   microstates_forget_tracks();
 }
 
-void microstates_stop() {
+void sampler_thread_stop() {
   if (!__atomic_load_n(&g_running, __ATOMIC_ACQUIRE)) return;
   __atomic_store_n(&g_stop, 1, __ATOMIC_RELEASE);
   syscall(SYS_futex, &g_stop, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, nullptr, nullptr, 0);

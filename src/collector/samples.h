@@ -1,27 +1,17 @@
-// Overview samples (seed-spec §2.6): process-wide usage figures (getrusage, /proc/self) written
-// to the "overview" file at start and end, every -S interval (from the microstate sampler thread
-// when clock profiling runs, else from a helper thread of its own that sleeps on
-// CLOCK_MONOTONIC; no signal interrupts the program's system calls), on the -l signal,
-// around pause/resume, around fork/exec and on collector_sample(name).
+// Forwarding header (issue 18): the overview samples' functions are declared in
+// collector/overview_samples.h under names that say which samples they are. These inline
+// forwarders keep code written against the old names building; new code uses the new ones.
 #pragma once
-#include <stdint.h>
+#include "collector/overview_samples.h"
 
 namespace erkit::collector {
 
-// Records one sample. Concurrent callers yield one sample: a caller that finds another sample
-// being written returns false, unless `wait` (end of experiment), which waits for it.
-// Async-signal-safe.
-bool sample_record(uint32_t reason, const char* label, bool wait = false);
-
-// Starts periodic sampling (-S) and installs the -l handler. Not signal-safe.
-void samples_start();
-// Called by the microstate sampler thread at each of its passes (CLOCK_MONOTONIC `now_ns`):
-// where that thread runs, it takes the periodic samples, due every -S interval (late by at most
-// its period, 10-100 ms), and samples_start() starts no thread of its own.
-void samples_tick(uint64_t now_ns);
-// Stops periodic sampling (the helper thread exits at its next wake-up).
-void samples_stop();
-// In a forked child: the helper thread does not exist there, and numbering restarts.
-void samples_forget_after_fork();
+inline bool sample_record(uint32_t reason, const char* label, bool wait = false) {
+  return overview_sample_record(reason, label, wait);
+}
+inline void samples_start() { overview_samples_start(); }
+inline void samples_tick(uint64_t now_ns) { overview_samples_tick(now_ns); }
+inline void samples_stop() { overview_samples_stop(); }
+inline void samples_forget_after_fork() { overview_samples_forget_after_fork(); }
 
 }  // namespace erkit::collector

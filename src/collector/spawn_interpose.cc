@@ -18,7 +18,7 @@
 #include "collector/descendants.h"
 #include "collector/real_functions.h"
 #include "collector/runtime.h"
-#include "collector/samples.h"
+#include "collector/overview_samples.h"
 #include "format/experiment_format.h"
 #include "format/log_keys.h"
 
@@ -60,7 +60,7 @@ bool prepare(Spawn* s, DescKind kind, const char* kind_name, const char* target,
   if (s->plan.selected && !create_descendant_experiment(s->plan, kind_name, target, argv)) s->plan.selected = false;
   if (env_build(&s->env, base_env, s->plan.selected ? EnvMode::kFollow : EnvMode::kDormant, s->plan.lineage, 0))
     s->envp = s->env.envp;
-  sample_record(format::kSampleFork, kind_name, true);
+  overview_sample_record(format::kSampleFork, kind_name, true);
   return true;
 }
 
@@ -69,7 +69,7 @@ void finish(Spawn* s, const char* kind_name, pid_t pid, int err, const char* tar
   if (!s->plan.follow) return;
   log_descendant(s->plan, kind_name, pid, err, target);
   if (err && s->plan.selected) descendant_log_event(s->plan, logev::kSpawnFailed, err);
-  sample_record(format::kSampleFork, kind_name, true);
+  overview_sample_record(format::kSampleFork, kind_name, true);
 }
 
 int spawn_shell(pid_t* pid, const posix_spawn_file_actions_t* fa, const posix_spawnattr_t* attr,

@@ -51,12 +51,12 @@ void sync_trace_init() {
     uint64_t mean = calibrate_mean_ns();
     g_threshold_ns = mean * kCalibrationFactor;
     if (g_threshold_ns == 0) g_threshold_ns = 1;  // "calibrated" never means "record every call"
-    line.kv("mode", "calibrated").kv_dec("uncontended_mean_ns", int64_t(mean));
+    line.kv(logkey::kMode, format::log_value::kCalibrated).kv_dec(logkey::kUncontendedMeanNs, int64_t(mean));
   } else {
     g_threshold_ns = uint64_t(s) * 1000;
-    line.kv("mode", s == 0 ? "all" : "value");
+    line.kv(logkey::kMode, s == 0 ? format::log_value::kAll : format::log_value::kValue);
   }
-  line.kv_dec("ns", int64_t(g_threshold_ns)).write_to(g_rt.log_fd);
+  line.kv_dec(logkey::kNs, int64_t(g_threshold_ns)).write_to(g_rt.log_fd);
   g_try_first = g_threshold_ns > 0;
   __atomic_store_n(&g_trace_on[kTraceSync], 1, __ATOMIC_RELEASE);
 }

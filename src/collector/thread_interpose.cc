@@ -63,14 +63,14 @@ void on_thread_exit(void*) {
       SchedStat st{};
       int fd = open_task_file(ts->tid, "schedstat");
       if (fd >= 0 && read_schedstat(fd, &st))
-        line.kv_dec("at_ns", int64_t(monotonic_ns())).kv_dec("exec_ns", int64_t(st.exec_ns))
-            .kv_dec("delay_ns", int64_t(st.delay_ns));
+        line.kv_dec(logkey::kAtNs, int64_t(monotonic_ns())).kv_dec(logkey::kExecNs, int64_t(st.exec_ns))
+            .kv_dec(logkey::kDelayNs, int64_t(st.delay_ns));
       if (fd >= 0) close(fd);
     }
     line.write_to(g_rt.log_fd);
   }
   data_thread_retire(ts);
-  microstates_note_thread_end(ts->tid);
+  sampler_thread_note_thread_end(ts->tid);
   thread_release_current();
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <unordered_set>
 
+#include "format/log_keys.h"
 #include "format/record_descriptors.h"
 #include "format/stack_id.h"
 
@@ -62,15 +63,16 @@ void HostExperimentWriter::map_line(const std::string& line) {
 void HostExperimentWriter::load_object(const std::string& path, uint64_t bias, uint64_t lo, uint64_t hi,
                                        const std::string& build_id, uint64_t tstamp_ns) {
   char buf[256];
-  std::snprintf(buf, sizeof buf, " bias=0x%llx lo=0x%llx hi=0x%llx buildid=%s", (unsigned long long)bias,
-                (unsigned long long)lo, (unsigned long long)hi, build_id.empty() ? "-" : build_id.c_str());
+  std::snprintf(buf, sizeof buf, " %s=0x%llx %s=0x%llx %s=0x%llx %s=%s", log_key::kBias, (unsigned long long)bias,
+                log_key::kLo, (unsigned long long)lo, log_key::kHi, (unsigned long long)hi, log_key::kBuildId,
+                build_id.empty() ? "-" : build_id.c_str());
   std::string quoted = "\"";
   for (char c : path) {
     if (c == '"' || c == '\\') quoted += '\\';
     quoted += c;
   }
   quoted += '"';
-  map_line(std::to_string(tstamp_ns) + " load path=" + quoted + buf);
+  map_line(std::to_string(tstamp_ns) + " " + log_event::kLoad + " " + log_key::kPath + "=" + quoted + buf);
 }
 
 void HostExperimentWriter::append(DataKind kind, uint32_t rec_kind, const void* rec, uint32_t size) {

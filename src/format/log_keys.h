@@ -133,3 +133,39 @@ inline constexpr char kStopAfterExec[] = "stop_after_exec";  // on=
 inline constexpr char kLimit[] = "limit";                 // mb=
 inline constexpr char kClockDataspace[] = "clock_dataspace";  // on=
 }  // namespace erkit::format::log_setting
+
+// Issue 18: names that were still spelled in place by their writer and reader.
+namespace erkit::format::log_event {
+inline constexpr char kCpuClock[] = "cpu_clock";  // collect: the CPUs' clock rate (khz= source= cpus=)
+}  // namespace erkit::format::log_event
+
+namespace erkit::format::log_key {
+// cpu_clock lines (source= is kSource, cpus= is kCpus)
+inline constexpr char kKhz[] = "khz";
+// the outside sampler's baselines: "setting name=sampler where=collect" and thread_end
+inline constexpr char kWhere[] = "where";
+inline constexpr char kAtNs[] = "at_ns";        // CLOCK_MONOTONIC when the values were read
+inline constexpr char kExecNs[] = "exec_ns";    // on-CPU time (schedstat)
+inline constexpr char kDelayNs[] = "delay_ns";  // run-queue delay (schedstat)
+inline constexpr char kBy[] = "by";             // thread_start/_end written by collect: by=collect
+// start
+inline constexpr char kClockResNs[] = "clock_res_ns";
+// limit_reached (the limit in bytes)
+inline constexpr char kLimit[] = "limit";
+// a setting line without name=: threads adopted at start
+inline constexpr char kPreexistingThreads[] = "preexisting_threads";
+// function_load: line-table entries recorded
+inline constexpr char kLines[] = "lines";
+// the sync_threshold setting
+inline constexpr char kMode[] = "mode";  // "calibrated", "all" or "value"
+inline constexpr char kUncontendedMeanNs[] = "uncontended_mean_ns";
+inline constexpr char kNs[] = "ns";
+}  // namespace erkit::format::log_key
+
+// Values of keys that readers compare with.
+namespace erkit::format::log_value {
+inline constexpr char kCollect[] = "collect";        // where= / by=: collect, not the collector
+inline constexpr char kCalibrated[] = "calibrated";  // sync_threshold mode=
+inline constexpr char kAll[] = "all";
+inline constexpr char kValue[] = "value";
+}  // namespace erkit::format::log_value

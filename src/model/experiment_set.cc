@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "exptools/experiment_files.h"
+#include "expfiles/experiment_files.h"
 #include "reader/experiment.h"
 
 namespace erkit::model {
@@ -14,10 +14,10 @@ namespace {
 // founder: the index of the experiment a descendant belongs to; -1 for a path given directly.
 bool load_set(Profile& p, const std::string& path, const LoadOptions& o, LoadedSet* out, std::string* error,
               int64_t founder) {
-  if (exptools::ends_with(path, ".erg") && path.size() > 4) {
-    exptools::GroupFile g;
-    if (!exptools::read_group(path, &g, error)) {
-      *error = fmt::format("{}: not an experiment group (first line must be '{}')", path, exptools::kGroupHeader);
+  if (expfiles::ends_with(path, ".erg") && path.size() > 4) {
+    expfiles::GroupFile g;
+    if (!expfiles::read_group(path, &g, error)) {
+      *error = fmt::format("{}: not an experiment group (first line must be '{}')", path, expfiles::kGroupHeader);
       return false;
     }
     for (const auto& m : g.paths)

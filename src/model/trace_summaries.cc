@@ -29,8 +29,8 @@ SyncSummary sync_by_object(const Profile& p) {
         auto f = it->second.find(k);
         return f == it->second.end() ? std::string("?") : f->second;
       };
-      SyncThreshold t{x + 1, get("ns"), get("mode"), ""};
-      if (t.mode == "calibrated") t.uncontended_mean_ns = get("uncontended_mean_ns");
+      SyncThreshold t{x + 1, get(format::log_key::kNs), get(format::log_key::kMode), ""};
+      if (t.mode == format::log_value::kCalibrated) t.uncontended_mean_ns = get(format::log_key::kUncontendedMeanNs);
       st.thresholds.push_back(std::move(t));
     }
     for (const auto& s : e.sync) {

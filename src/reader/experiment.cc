@@ -14,7 +14,7 @@
 
 #include "common/progress.h"
 #include "common/text_escape.h"
-#include "reader/archive.h"
+#include "reader/load_object_archives.h"
 #include "reader/gprofng_experiment.h"
 #include "reader/data_file.h"
 #include "reader/lifecycle.h"
@@ -108,8 +108,8 @@ void read_log(Experiment& e) {
         if (l.hwc_counters.size() <= size_t(idx)) l.hwc_counters.resize(size_t(idx) + 1);
         l.hwc_counters[size_t(idx)] = ev->fields;
       }
-    } else if (n == "cpu_clock") {
-      l.cpu_khz = uint64_t(std::max<int64_t>(0, ev->get_int("khz").value_or(0)));
+    } else if (n == log_event::kCpuClock) {
+      l.cpu_khz = uint64_t(std::max<int64_t>(0, ev->get_int(log_key::kKhz).value_or(0)));
     } else if (n == log_event::kSetting) {
       l.settings[ev->get(log_key::kName)] = ev->fields;
       if (ev->get(log_key::kName) == log_setting::kClock)
@@ -315,13 +315,16 @@ std::string recorded_kind(const RunLog& l, format::DataKind kind) {
       return !v.empty() && v != "off" ? "synchronization tracing" : "";
     }
     case format::DataKind::kIo: return get(log_setting::kIo, log_key::kOn) == "1" ? "I/O tracing" : "";
+    // Written only where counters were asked for (issue 18): absent without hwc lines is normal.
+    case format::DataKind::kHwc: return l.hwc_counters.empty() ? "" : "hardware-counter profiling";
     default: return "";
   }
 }
 
 // A data file that could not be opened (issue 12: a missing or unreadable profile showed
 // zeros with no warning). Unreadable is always reported; absent only when the log says the
-// collector ran (its start line) with that kind on, since it creates every file at start.
+// collector ran (its start line) with that kind on, since it creates every file of a kind
+// that is on at start ("hwcounters" only with counters; older experiments have it always).
 void report_absent_data_file(Experiment& e, format::DataKind kind, int err) {
   std::string file = format::kDataFileNames[uint32_t(kind)];
   std::string what = recorded_kind(e.log, kind);

@@ -20,7 +20,7 @@ struct LoadObject {
   uint64_t load_ns = 0;
   uint64_t unload_ns = UINT64_MAX;  // UINT64_MAX: never unloaded
   // The file to read for symbols and code: the archived copy when the original changed or is
-  // missing (see reader/archive.h), else empty (read `path`).
+  // missing (see reader/load_object_archives.h), else empty (read `path`).
   std::string file;
   const std::string& symbol_file() const { return file.empty() ? path : file; }
 };

@@ -21,7 +21,7 @@
 #include "common/version.h"
 #include "format/host_writer.h"
 #include "format/mpi_functions.h"
-#include "reader/archive.h"
+#include "reader/load_object_archives.h"
 #include "reader/reader_test_util.h"
 
 // The collector's TextLine (built into this test from src/collector/text_line.cc) checks each

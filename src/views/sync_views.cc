@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "format/log_keys.h"
 #include "model/trace_summaries.h"
 #include "views/trace_format.h"
 #include "views/trace_views.h"
@@ -41,7 +42,7 @@ std::string render_sync_stat(const model::Profile& p, size_t limit) {
   std::string thresholds;
   for (const auto& t : st.thresholds) {
     std::string line = fmt::format("  Experiment {}: threshold {} ns ({})", t.experiment, t.ns, t.mode);
-    if (t.mode == "calibrated") line += fmt::format(", uncontended lock call {} ns", t.uncontended_mean_ns);
+    if (t.mode == format::log_value::kCalibrated) line += fmt::format(", uncontended lock call {} ns", t.uncontended_mean_ns);
     thresholds += line + "\n";
   }
   PlainTable t({{"Wait Time", "Waits", "Max Wait", "Threads", "Object"}, {"sec.", "", "sec.", "", ""}});
@@ -66,7 +67,7 @@ json::Value sync_stat_json(const model::Profile& p, size_t limit) {
                         .set("experiment", t.experiment)
                         .set("threshold_ns", number_or_null(t.ns))
                         .set("mode", t.mode);
-    if (t.mode == "calibrated") v.set("uncontended_mean_ns", number_or_null(t.uncontended_mean_ns));
+    if (t.mode == format::log_value::kCalibrated) v.set("uncontended_mean_ns", number_or_null(t.uncontended_mean_ns));
     thresholds.push(std::move(v));
   }
   size_t n = limit ? std::min(limit, st.rows.size()) : st.rows.size();

@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 
 #include "collect_fixture.h"
-#include "reader/archive.h"
+#include "reader/load_object_archives.h"
 
 namespace erkit::e2e {
 namespace {

@@ -15,6 +15,7 @@
 #include "collect/outside/proc_task.h"
 #include "collect/outside/remote_unwind.h"
 #include "format/experiment_format.h"
+#include "format/log_keys.h"
 #include "format/outside_sampler.h"
 
 namespace erkit::collect::outside {
@@ -59,6 +60,9 @@ uint64_t field(const std::string& line, const char* key) {
   auto at = line.find(key);
   return at == std::string::npos ? 0 : std::strtoull(line.c_str() + at + std::strlen(key), nullptr, 10);
 }
+
+// The value of a log key (format/log_keys.h) in a log line.
+uint64_t key_value(const std::string& line, const char* key) { return field(line, (" " + std::string(key) + "=").c_str()); }
 
 }  // namespace
 
@@ -134,9 +138,10 @@ void OutsideSampler::read_log() {
       if (line.find(" exit how=") != std::string::npos) {
         collector_ended_ = true;  // exit, or exec: a new image records into its own experiment
         if (start_mono_ns_) exit_at_ns_ = start_mono_ns_ + std::strtoull(line.c_str(), nullptr, 10);
-      } else if (line.find(" thread_end ") != std::string::npos && line.find(" exec_ns=") != std::string::npos) {
+      } else if (line.find(" thread_end ") != std::string::npos && line.find(std::string(" ") + format::log_key::kExecNs + "=") != std::string::npos) {
         if (uint64_t tid = field(line, " tid="))
-          ends_[uint32_t(tid)] = {field(line, " at_ns="), field(line, " exec_ns="), field(line, " delay_ns=")};
+          ends_[uint32_t(tid)] = {key_value(line, format::log_key::kAtNs), key_value(line, format::log_key::kExecNs),
+                                   key_value(line, format::log_key::kDelayNs)};
       } else if (line.find(" thread_start ") != std::string::npos) {
         uint64_t tid = field(line, " tid=");
         // The collector named a thread collect adopted: its own timer samples it from now on.
@@ -151,9 +156,9 @@ void OutsideSampler::read_log() {
         clock_started_ = true;
       } else if (line.find(" setting name=sampler where=collect ") != std::string::npos) {
         initial_.tid = uint32_t(field(line, " tid="));
-        initial_.at_ns = field(line, " at_ns=");
-        initial_.exec_ns = field(line, " exec_ns=");
-        initial_.delay_ns = field(line, " delay_ns=");
+        initial_.at_ns = key_value(line, format::log_key::kAtNs);
+        initial_.exec_ns = key_value(line, format::log_key::kExecNs);
+        initial_.delay_ns = key_value(line, format::log_key::kDelayNs);
       } else if (!start_mono_ns_ && line.find(" start ") != std::string::npos) {
         start_mono_ns_ = field(line, " monotonic_ns=");
       }

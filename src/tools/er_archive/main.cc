@@ -1,5 +1,5 @@
 // er_archive: records the identity of every load object an experiment used, and optionally a
-// copy of it, in the experiment's archives/ directory (seed-spec §11, reader/archive.h).
+// copy of it, in the experiment's archives/ directory (seed-spec §11, reader/load_object_archives.h).
 //   er_archive [-qAF] experiment|group ...     er_archive -V
 // -q: no warnings on stderr (they stay in the archives); -A: copy every load object into the
 // experiment; -F: rewrite existing archives. collect archives at the end of every run;
@@ -12,8 +12,8 @@
 
 #include "common/cli.h"
 #include "common/version.h"
-#include "exptools/experiment_files.h"
-#include "reader/archive.h"
+#include "expfiles/experiment_files.h"
+#include "reader/load_object_archives.h"
 
 namespace {
 
@@ -35,8 +35,8 @@ bool expand(const std::string& arg, std::vector<std::string>* out, std::string* 
     out->push_back(arg);
     return true;
   }
-  erkit::exptools::GroupFile g;
-  if (!erkit::exptools::read_group(arg, &g, error)) {
+  erkit::expfiles::GroupFile g;
+  if (!erkit::expfiles::read_group(arg, &g, error)) {
     *error = fmt::format("{}: not an experiment group", arg);
     return false;
   }

@@ -15,7 +15,7 @@
 #include "common/version.h"
 #include "exporters/exporters.h"
 #include "exporters/load.h"
-#include "exptools/experiment_files.h"
+#include "expfiles/experiment_files.h"
 
 using namespace erkit;
 
@@ -43,9 +43,9 @@ int usage_error(const std::string& m) {
 }
 
 std::string stem_of(const std::string& path) {
-  std::string b = exptools::base_name(path);
+  std::string b = expfiles::base_name(path);
   for (const char* suffix : {".erg", ".er"})
-    if (exptools::ends_with(b, suffix)) return b.substr(0, b.size() - std::string(suffix).size());
+    if (expfiles::ends_with(b, suffix)) return b.substr(0, b.size() - std::string(suffix).size());
   return b;
 }
 

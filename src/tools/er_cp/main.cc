@@ -1,6 +1,6 @@
-// er_cp: copy experiments and experiment groups (seed-spec §11; rules in exptools/utilities.h).
-#include "exptools/utilities.h"
+// er_cp: copy experiments and experiment groups (seed-spec §11; rules in expfiles/utilities.h).
+#include "expfiles/utilities.h"
 
 int main(int argc, char** argv) {
-  return erkit::exptools::run_transfer(erkit::exptools::TransferMode::Copy, {argv + 1, argv + argc}, stdout, stderr);
+  return erkit::expfiles::run_transfer(erkit::expfiles::TransferMode::Copy, {argv + 1, argv + argc}, stdout, stderr);
 }

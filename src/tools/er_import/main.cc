@@ -14,7 +14,7 @@
 #include "common/cli.h"
 #include "common/version.h"
 #include "exporters/perf_import.h"
-#include "exptools/experiment_files.h"
+#include "expfiles/experiment_files.h"
 
 using namespace erkit;
 
@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
       output = fmt::format("perf.{}.er", n);
       if (!exists(output)) break;
     }
-  } else if (!exptools::ends_with(output, ".er")) {
+  } else if (!expfiles::ends_with(output, ".er")) {
     fmt::print(stderr, "er_import: experiment name '{}' must end in .er\n", output);
     return 1;
   } else if (exists(output)) {

@@ -1,7 +1,7 @@
 // er_mv: move or rename experiments and experiment groups (seed-spec §11; rules in
-// exptools/utilities.h).
-#include "exptools/utilities.h"
+// expfiles/utilities.h).
+#include "expfiles/utilities.h"
 
 int main(int argc, char** argv) {
-  return erkit::exptools::run_transfer(erkit::exptools::TransferMode::Move, {argv + 1, argv + argc}, stdout, stderr);
+  return erkit::expfiles::run_transfer(erkit::expfiles::TransferMode::Move, {argv + 1, argv + argc}, stdout, stderr);
 }

@@ -1,4 +1,4 @@
-// er_rm: remove experiments and experiment groups (seed-spec §11; rules in exptools/utilities.h).
-#include "exptools/utilities.h"
+// er_rm: remove experiments and experiment groups (seed-spec §11; rules in expfiles/utilities.h).
+#include "expfiles/utilities.h"
 
-int main(int argc, char** argv) { return erkit::exptools::run_remove({argv + 1, argv + argc}, stdout, stderr); }
+int main(int argc, char** argv) { return erkit::expfiles::run_remove({argv + 1, argv + argc}, stdout, stderr); }

@@ -1,12 +1,12 @@
-#include "exptools/utilities.h"
+#include "expfiles/utilities.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
-#include "exptools/test_tree.h"
+#include "expfiles/test_tree.h"
 
-namespace erkit::exptools {
+namespace erkit::expfiles {
 namespace {
 namespace fs = std::filesystem;
 using namespace test;
@@ -170,4 +170,4 @@ TEST_F(Utilities, RemoveDeletesGroupMembersThenTheGroup) {
 }
 
 }  // namespace
-}  // namespace erkit::exptools
+}  // namespace erkit::expfiles

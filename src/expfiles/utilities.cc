@@ -1,4 +1,4 @@
-#include "exptools/utilities.h"
+#include "expfiles/utilities.h"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -10,9 +10,9 @@
 
 #include "common/cli.h"
 #include "common/version.h"
-#include "exptools/experiment_files.h"
+#include "expfiles/experiment_files.h"
 
-namespace erkit::exptools {
+namespace erkit::expfiles {
 namespace {
 
 struct Options {
@@ -298,4 +298,4 @@ int run_remove(const std::vector<std::string>& args, FILE* out, FILE* err_in) {
   return failed && !o.force ? 1 : 0;
 }
 
-}  // namespace erkit::exptools
+}  // namespace erkit::expfiles

@@ -1,4 +1,4 @@
-#include "exptools/experiment_files.h"
+#include "expfiles/experiment_files.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -13,7 +13,7 @@
 
 #include "format/experiment_format.h"
 
-namespace erkit::exptools {
+namespace erkit::expfiles {
 namespace fs = std::filesystem;
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -183,4 +183,4 @@ bool remove_experiment(const std::string& path, std::string* error) {
   return true;
 }
 
-}  // namespace erkit::exptools
+}  // namespace erkit::expfiles

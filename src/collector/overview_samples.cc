@@ -1,4 +1,4 @@
-#include "collector/samples.h"
+#include "collector/overview_samples.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -156,7 +156,7 @@ bool lock_samples(bool wait) {
   }
 }
 
-void* sampler_main(void*) {
+void* overview_sampler_main(void*) {
   // The collector's own thread: never profiled, never adopted as one of the program's.
   if (ThreadState* ts = current_thread()) ts->is_helper = true;
   __atomic_store_n(&g_sampler_tid, int(syscall(SYS_gettid)), __ATOMIC_RELEASE);
@@ -170,15 +170,15 @@ void* sampler_main(void*) {
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nullptr) == EINTR) {
     }
     if (__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) break;
-    if (g_rt.active) sample_record(format::kSamplePeriodic, "");
+    if (g_rt.active) overview_sample_record(format::kSamplePeriodic, "");
   }
   __atomic_store_n(&g_sampler_running, 0, __ATOMIC_RELEASE);
   return nullptr;
 }
 
-void on_sample_signal(int sig, siginfo_t* si, void* uc) {
+void on_overview_sample_signal(int sig, siginfo_t* si, void* uc) {
   int saved = errno;
-  sample_record(format::kSampleSignal, "signal");
+  overview_sample_record(format::kSampleSignal, "signal");
   // The program's own handler for the signal (if it has one) still runs; its default action
   // (termination) does not: the signal now belongs to the collector.
   struct sigaction prog;
@@ -191,7 +191,7 @@ void on_sample_signal(int sig, siginfo_t* si, void* uc) {
 
 }  // namespace
 
-bool sample_record(uint32_t reason, const char* label, bool wait) {
+bool overview_sample_record(uint32_t reason, const char* label, bool wait) {
   if (!g_rt.active) return false;
   if (!lock_samples(wait)) return false;
   ThreadState* ts = current_thread();
@@ -211,8 +211,8 @@ bool sample_record(uint32_t reason, const char* label, bool wait) {
   return ok;
 }
 
-void samples_start() {
-  if (g_rt.config.sample_signal > 0 && !install_collector_handler(g_rt.config.sample_signal, on_sample_signal))
+void overview_samples_start() {
+  if (g_rt.config.sample_signal > 0 && !install_collector_handler(g_rt.config.sample_signal, on_overview_sample_signal))
     log_warning("sample_signal", "could not install the handler of the -l signal");
   if (g_rt.config.sample_interval_ms <= 0 || __atomic_load_n(&g_sampler_running, __ATOMIC_ACQUIRE)) return;
   __atomic_store_n(&g_stop, 0, __ATOMIC_RELEASE);
@@ -220,8 +220,8 @@ void samples_start() {
   // from /proc at its looks, also while the process sleeps (collect/outside/overview.h); no
   // thread here, and none at clock signals either (they would be counted twice).
   if (outside_sampler_active() && g_rt.config.clock_interval_ns) return;
-  if (microstates_running()) {
-    // One collector thread, not two: the microstate sampler takes them (samples_tick).
+  if (sampler_thread_running()) {
+    // One collector thread, not two: the microstate sampler takes them (overview_samples_tick).
     g_next_due_ns = monotonic_ns() + uint64_t(g_rt.config.sample_interval_ms) * 1000000ull;
     __atomic_store_n(&g_by_microstates, 1, __ATOMIC_RELEASE);
     return;
@@ -246,7 +246,7 @@ void samples_start() {
   pthread_t t;
   resolve_real_functions();
   __atomic_store_n(&g_sampler_running, 1, __ATOMIC_RELEASE);
-  if (g_real.pthread_create(&t, &attr, sampler_main, nullptr) != 0) {
+  if (g_real.pthread_create(&t, &attr, overview_sampler_main, nullptr) != 0) {
     __atomic_store_n(&g_sampler_running, 0, __ATOMIC_RELEASE);
     log_warning("sampler", "could not start the periodic-sampling thread; only event samples are recorded");
   } else {
@@ -256,7 +256,7 @@ void samples_start() {
   pthread_attr_destroy(&attr);
 }
 
-void samples_tick(uint64_t now_ns) {
+void overview_samples_tick(uint64_t now_ns) {
   if (!__atomic_load_n(&g_by_microstates, __ATOMIC_ACQUIRE) || __atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) return;
   uint64_t due = __atomic_load_n(&g_next_due_ns, __ATOMIC_ACQUIRE);
   if (now_ns < due) return;
@@ -265,17 +265,17 @@ void samples_tick(uint64_t now_ns) {
   if (next <= now_ns) next = now_ns + period;  // late: skip, never burst
   // Several threads' clock signals may call this at once (sampler in collect): one takes it.
   if (!__atomic_compare_exchange_n(&g_next_due_ns, &due, next, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return;
-  if (g_rt.active) sample_record(format::kSamplePeriodic, "");
+  if (g_rt.active) overview_sample_record(format::kSamplePeriodic, "");
 }
 
-void samples_stop() {
+void overview_samples_stop() {
   __atomic_store_n(&g_stop, 1, __ATOMIC_RELEASE);
   // Not waited for (it may sleep for a whole sampling interval): its CPU time is read now.
   if (__atomic_load_n(&g_sampler_running, __ATOMIC_ACQUIRE))
     cost_add_helper_thread_cpu_of(__atomic_exchange_n(&g_sampler_tid, 0, __ATOMIC_ACQ_REL));
 }
 
-void samples_forget_after_fork() {
+void overview_samples_forget_after_fork() {
   __atomic_store_n(&g_busy, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&g_number, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&g_sampler_running, 0, __ATOMIC_RELAXED);

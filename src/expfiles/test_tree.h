@@ -8,11 +8,11 @@
 
 #include "format/experiment_format.h"
 
-namespace erkit::exptools::test {
+namespace erkit::expfiles::test {
 
 inline std::string scratch_dir(const std::string& stem) {
   static int n = 0;
-  std::string d = "/tmp/erkit_exptools_" + stem + "_" + std::to_string(getpid()) + "_" + std::to_string(n++);
+  std::string d = "/tmp/erkit_expfiles_" + stem + "_" + std::to_string(getpid()) + "_" + std::to_string(n++);
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;
@@ -45,4 +45,4 @@ inline void make_group(const std::string& path, const std::vector<std::string>& 
   write_file(path, text);
 }
 
-}  // namespace erkit::exptools::test
+}  // namespace erkit::expfiles::test

@@ -2,7 +2,7 @@
 // regular ELF files are read and copied, never through a link planted in the experiment, and
 // copies never get a wider mode than their source. The same as root on another user's
 // experiment is tested end to end (tests/e2e/security_test.cc).
-#include "reader/archive.h"
+#include "reader/load_object_archives.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

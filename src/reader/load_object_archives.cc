@@ -1,4 +1,4 @@
-#include "reader/archive.h"
+#include "reader/load_object_archives.h"
 
 
 #include <elf.h>

@@ -1,11 +1,11 @@
-#include "exptools/experiment_files.h"
+#include "expfiles/experiment_files.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
-#include "exptools/test_tree.h"
+#include "expfiles/test_tree.h"
 
-namespace erkit::exptools {
+namespace erkit::expfiles {
 namespace {
 namespace fs = std::filesystem;
 using namespace test;
@@ -119,4 +119,4 @@ TEST(Move, AcrossFileSystemsCopiesThenRemoves) {
 }
 
 }  // namespace
-}  // namespace erkit::exptools
+}  // namespace erkit::expfiles
