@@ -58,6 +58,9 @@ struct MicrostateTrack {
   // CPU time the sampler itself credits (threads that keep SIGPROF blocked, see sampler).
   uint64_t sampler_cpu_exec_ns;
   uint64_t sampler_cpu_utime, sampler_cpu_stime;  // /proc .../stat ticks at the last credit
+  // Found asleep by a look at idle_since_ns (0: not), with schedstat's run count idle_pcount
+  // then: later looks that see the same run count, CPU and delay skip the syscall file.
+  uint64_t idle_since_ns, idle_pcount;
 };
 inline constexpr int kMsTrackInactive = 0;
 inline constexpr int kMsTrackActive = 1;
