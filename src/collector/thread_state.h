@@ -60,7 +60,9 @@ struct MicrostateTrack {
   uint64_t sampler_cpu_utime, sampler_cpu_stime;  // /proc .../stat ticks at the last credit
   // Found asleep by a look at idle_since_ns (0: not), with schedstat's run count idle_pcount
   // then: later looks that see the same run count, CPU and delay skip the syscall file.
-  uint64_t idle_since_ns, idle_pcount;
+  // idle_first_ns: the first look that found it asleep with that run count; next_look_ns: a
+  // long sleeper is not looked at before then (microstates_look).
+  uint64_t idle_since_ns, idle_pcount, idle_first_ns, next_look_ns;
 };
 inline constexpr int kMsTrackInactive = 0;
 inline constexpr int kMsTrackActive = 1;

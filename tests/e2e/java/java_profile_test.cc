@@ -47,6 +47,19 @@ TEST_F(JavaProfile, UserModeShowsMethodsByNameInTheirRatioWithRootedStacks) {
   EXPECT_EQ(m.count("<JVM-System>"), 0u);
   EXPECT_GT(excl(m, "Ratio.heavy(long)"), 0.5 * heavy);
   EXPECT_EQ(incl(m, "<Total>"), total);  // the same events in every mode
+  // What Java profiling cost, on the log's exit line (docs/java.md, Overhead): a Java stack
+  // (AsyncGetCallTrace) for clock samples of Java threads only, each inside its signal's
+  // handler time, and the CPU of the agent's callbacks (every class's methods at least).
+  std::string log = read("r.er/log");
+  auto key = [&](const std::string& k) {
+    std::smatch v;
+    return std::regex_search(log, v, std::regex(" " + k + "=(\\d+)")) ? std::stod(v[1].str()) : -1.0;
+  };
+  EXPECT_GT(key("cost_java_stacks"), 0) << log;
+  EXPECT_LE(key("cost_java_stacks"), key("cost_signals")) << log;
+  EXPECT_GT(key("cost_java_stack_ns"), 0) << log;
+  EXPECT_LT(key("cost_java_stack_ns"), key("cost_signal_ns")) << log;
+  EXPECT_GT(key("cost_java_agent_cpu_ns"), 0) << log;
 }
 
 // Garbage collections: the GC threads' time is <JVM-System>'s in user mode, and their machine
