@@ -409,12 +409,19 @@ void microstates_look(ThreadState* writer, ThreadState* ts, uint64_t flush_after
   SchedStat st;
   if (!read_sched(ts, &st)) return;
   // A thread a look found asleep that has not been scheduled in since (the same run count, CPU
-  // and run-queue delay) is in that same sleep, or woken and still waiting for a CPU, which a
-  // look would carry: its residual is carried without reading its syscall file (the costly
-  // part of a look: the kernel waits for the thread to be off its CPU). At most flush_after_ns
-  // is carried so, then a full look attributes it all to the sleep it finds, as one look over
-  // the whole span would (a JVM's ~25 threads are mostly asleep: docs/java.md, Overhead).
+  // and run-queue delay) is in that same sleep (or woken and still waiting for a CPU: that wait
+  // goes to the sleep now, and the next residual gives it back): the time since goes to that
+  // sleep without reading its syscall file (the costly part of a look: the kernel waits for the
+  // thread to be off its CPU), for at most flush_after_ns, then a full look (a JVM's ~25 threads
+  // are mostly asleep: docs/java.md, Overhead).
   if (still_asleep_since_seen(m, st, now, flush_after_ns)) {
+    // What a full look finding it at the same place would do: the time since goes to that sleep.
+    int64_t residual = int64_t(now - m.base_wall_ns) - int64_t(m.last_exec_ns - m.base_exec_ns) -
+                       int64_t(m.last_delay_ns - m.base_delay_ns) - int64_t(m.blocked_accounted_ns);
+    if (residual > 0 && m.episode_stack_id) {
+      add(writer, ts, m.episode_stack_id, microstate_of(m.episode_class), uint64_t(residual), flush_after_ns);
+      m.blocked_accounted_ns += uint64_t(residual);
+    }
     uint64_t gap = (now - m.idle_first_ns) / kIdleLookGapDivisor;
     m.next_look_ns = now + (gap < kIdleLookMaxGapNs ? gap : kIdleLookMaxGapNs);
     return;
