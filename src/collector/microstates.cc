@@ -286,6 +286,8 @@ void account(ThreadState* writer, ThreadState* ts, const SchedStat& st, uint64_t
         if (!m.idle_first_ns || st.pcount != m.idle_pcount) m.idle_first_ns = now;
         m.idle_since_ns = now;
         m.idle_pcount = st.pcount;
+        m.idle_stack_id = stack;
+        m.idle_state = state;
       }
     }
   }
@@ -418,8 +420,8 @@ void microstates_look(ThreadState* writer, ThreadState* ts, uint64_t flush_after
     // What a full look finding it at the same place would do: the time since goes to that sleep.
     int64_t residual = int64_t(now - m.base_wall_ns) - int64_t(m.last_exec_ns - m.base_exec_ns) -
                        int64_t(m.last_delay_ns - m.base_delay_ns) - int64_t(m.blocked_accounted_ns);
-    if (residual > 0 && m.episode_stack_id) {
-      add(writer, ts, m.episode_stack_id, microstate_of(m.episode_class), uint64_t(residual), flush_after_ns);
+    if (residual > 0) {
+      add(writer, ts, m.idle_stack_id, m.idle_state, uint64_t(residual), flush_after_ns);
       m.blocked_accounted_ns += uint64_t(residual);
     }
     uint64_t gap = (now - m.idle_first_ns) / kIdleLookGapDivisor;

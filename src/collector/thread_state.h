@@ -63,6 +63,8 @@ struct MicrostateTrack {
   // idle_first_ns: the first look that found it asleep with that run count; next_look_ns: a
   // long sleeper is not looked at before then (microstates_look).
   uint64_t idle_since_ns, idle_pcount, idle_first_ns, next_look_ns;
+  uint64_t idle_stack_id;  // the stack and microstate that look gave the thread's sleep
+  uint32_t idle_state;
 };
 inline constexpr int kMsTrackInactive = 0;
 inline constexpr int kMsTrackActive = 1;
