@@ -16,6 +16,10 @@ void cost_add_signal(uint64_t ns);
 // still running helper thread's clock.
 void cost_add_helper_thread_cpu();
 void cost_add_helper_thread_cpu_of(int tid);
+// Java profiling: one Java stack taken (clock signal handler, traced call), `ns` inside AsyncGetCallTrace;
+// CPU time of the Java agent's JVMTI callbacks (docs/java.md, Overhead).
+void cost_add_java_stack(uint64_t ns);
+void cost_add_java_agent(uint64_t cpu_ns);
 // CPU time of the start and exit work (own_cpu_ns() differences).
 void cost_add_start(uint64_t cpu_ns);
 void cost_add_exit(uint64_t cpu_ns);

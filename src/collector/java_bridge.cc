@@ -1,5 +1,6 @@
 #include "collector/java_bridge.h"
 
+#include "collector/collector_cost.h"
 #include "collector/data_writer.h"
 #include "collector/runtime.h"
 #include "collector/stack_store.h"
@@ -28,7 +29,9 @@ int java_append_stack(ThreadState* ts, void* uc, uint64_t* pcs, int n, int cap) 
   }
   int max = cap - n;
   if (max > int(format::kJavaMaxFrames)) max = int(format::kJavaMaxFrames);
+  uint64_t entered = monotonic_ns();
   int got = hook(ts->java_env, uc, pcs + n, max);
+  cost_add_java_stack(monotonic_ns() - entered);
   if (got > 0) return n + got;
   uint64_t code = format::kJavaNoStackBase + uint64_t(-got);
   pcs[n++] = code < format::kJavaNoStackEnd ? code : format::kJavaNoStackEnd - 1;
@@ -69,6 +72,9 @@ ERKIT_JAVA_API void erkit_java_thread(int is_java, void* jni_env) {
     __atomic_store_n(&ts->java_thread, is_java != 0, __ATOMIC_RELEASE);
   }
 }
+
+// CPU time the agent spent in one of its JVMTI callbacks (the exit line's cost_java_agent_cpu_ns).
+ERKIT_JAVA_API void erkit_java_cost(uint64_t cpu_ns) { cost_add_java_agent(cpu_ns); }
 
 // Where the agent writes its "java" file: this process's experiment (null when inactive).
 ERKIT_JAVA_API const char* erkit_java_experiment_dir() { return g_rt.active ? g_rt.config.experiment_dir : nullptr; }

@@ -30,6 +30,8 @@ TEST_F(CollectCost, TheExitLineSaysWhatRecordingCost) {
   EXPECT_GT(cost.helper_cpu_ns, 0u) << "the microstate sampler thread ran";
   EXPECT_GT(cost.start_cpu_ns, 0u);
   EXPECT_GT(cost.exit_cpu_ns, 0u);
+  // The Java keys (format/java_cost_keys.h) only in a JVM with the Java agent.
+  EXPECT_EQ(read("test.1.er/log").find("cost_java_"), std::string::npos);
   // The process's CPU time covers what the program measured for its own calls, plus little.
   auto t = read_seconds_by_name(path("truth.txt"));
   ASSERT_TRUE(t.count("one") && t.count("two"));

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collector/java/java_text.h"
@@ -45,6 +46,7 @@ using FuncUnloadFn = void (*)(void*);
 using HeapOnFn = int (*)();
 using AllocFn = void (*)(uint64_t, const uint64_t*, int);
 using SampledFn = void (*)(uint64_t, uint64_t, const uint64_t*, int);
+using CostFn = void (*)(uint64_t);
 
 struct DynLine {
   unsigned offset;
@@ -67,6 +69,24 @@ GuardFn g_guard = nullptr;
 __thread int t_priming = 0, t_primed = 0;
 jvmtiEnv* g_jvmti = nullptr;
 int g_fd = -1;
+CostFn g_cost = nullptr;
+
+uint64_t thread_cpu_ns() {
+  timespec t;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return 0;
+  return uint64_t(t.tv_sec) * 1000000000ull + uint64_t(t.tv_nsec);
+}
+
+// The CPU time of one JVMTI callback, given to the collector (the log's cost_java_agent_cpu_ns).
+struct CostScope {
+  uint64_t start = g_cost ? thread_cpu_ns() : 0;
+  CostScope() = default;
+  CostScope(const CostScope&) = delete;
+  CostScope& operator=(const CostScope&) = delete;
+  ~CostScope() {
+    if (g_cost) g_cost(thread_cpu_ns() - start);
+  }
+};
 pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void say(const char* msg) {
@@ -143,7 +163,10 @@ void record_class(jvmtiEnv* jvmti, jclass klass) {
 // ticks_no_class_load otherwise): enabled, with nothing to do.
 void JNICALL on_class_load(jvmtiEnv*, JNIEnv*, jthread, jclass) {}
 
-void JNICALL on_class_prepare(jvmtiEnv* jvmti, JNIEnv*, jthread, jclass klass) { record_class(jvmti, klass); }
+void JNICALL on_class_prepare(jvmtiEnv* jvmti, JNIEnv*, jthread, jclass klass) {
+  CostScope cost;
+  record_class(jvmti, klass);
+}
 
 void thread_begins(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   if (g_thread) g_thread(1, jni);
@@ -178,7 +201,10 @@ void JNICALL on_object_alloc(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jclass,
   else if (g_alloc) g_alloc(uint64_t(size), words, count);
 }
 
-void JNICALL on_thread_start(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) { thread_begins(jvmti, jni, thread); }
+void JNICALL on_thread_start(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
+  CostScope cost;
+  thread_begins(jvmti, jni, thread);
+}
 void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) {
   if (g_thread) g_thread(0, nullptr);
 }
@@ -193,6 +219,7 @@ unsigned line_of(const jvmtiLineNumberEntry* lines, jint n, jlocation bci) {
 void JNICALL on_compiled_load(jvmtiEnv* jvmti, jmethodID method, jint size, const void* addr, jint map_length,
                               const jvmtiAddrLocationMap* map, const void*) {
   if (!g_func_load) return;
+  CostScope cost;
   char *name = nullptr, *msig = nullptr, *csig = nullptr, *source = nullptr;
   jclass klass = nullptr;
   if (jvmti->GetMethodName(method, &name, &msig, nullptr) != JVMTI_ERROR_NONE) return;
@@ -232,12 +259,14 @@ void JNICALL on_compiled_unload(jvmtiEnv*, jmethodID, const void* addr) {
 
 void JNICALL on_dynamic_code(jvmtiEnv*, const char* name, const void* addr, jint length) {
   if (!g_func_load) return;
+  CostScope cost;
   char full[256];
   erkit::javaagent::bracket_name(full, sizeof full, name);
   g_func_load(full, nullptr, "", const_cast<void*>(addr), length, 0, nullptr);
 }
 
 void JNICALL on_vm_init(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
+  CostScope cost;
   // Classes prepared before the live phase (java.lang.*, the launcher's) get their methods now.
   jint count = 0;
   jclass* classes = nullptr;
@@ -284,6 +313,7 @@ extern "C" __attribute__((visibility("default"))) jint JNICALL Agent_OnLoad(Java
     return 0;
   }
   g_thread = reinterpret_cast<ThreadFn>(dlsym(RTLD_DEFAULT, "erkit_java_thread"));
+  g_cost = reinterpret_cast<CostFn>(dlsym(RTLD_DEFAULT, "erkit_java_cost"));
   g_func_load = reinterpret_cast<FuncLoadFn>(dlsym(RTLD_DEFAULT, "__erkit_collector_func_load"));
   g_func_unload = reinterpret_cast<FuncUnloadFn>(dlsym(RTLD_DEFAULT, "__erkit_collector_func_unload"));
   char path[4200];

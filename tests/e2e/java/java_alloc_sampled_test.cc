@@ -8,22 +8,13 @@
 
 #include <cmath>
 
-#include "collect_fixture.h"
+#include "java_fixture.h"
 
 namespace erkit::e2e {
 namespace {
 
-class JavaAllocSampled : public CollectTest {
+class JavaAllocSampled : public JavaTest {
  protected:
-  std::string java(const std::string& args) const { return "java -cp " + program("java") + " " + args; }
-  std::map<std::string, std::vector<double>> rows(const std::string& args) {
-    auto p = er_print("-json " + args);
-    EXPECT_EQ(p.status, 0) << p.err;
-    return parse_json_function_rows(p.out);
-  }
-  static double at(std::map<std::string, std::vector<double>>& r, const std::string& f, size_t i = 0) {
-    return r.count(f) ? r[f].at(i) : 0;
-  }
   // The heap records of the experiment: sampled Java objects (and their intervals), exact ones.
   void count_records(const std::string& exp, size_t* sampled, size_t* exact, uint64_t* interval) {
     *sampled = *exact = 0;

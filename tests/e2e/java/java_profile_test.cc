@@ -6,28 +6,12 @@
 #include <cmath>
 #include <regex>
 
-#include "collect_fixture.h"
+#include "java_fixture.h"
 
 namespace erkit::e2e {
 namespace {
 
-class JavaProfile : public CollectTest {
- protected:
-  std::string java(const std::string& args) const { return "java -cp " + program("java") + " " + args; }
-  // er_print -json -functions in a view mode: name -> [excl ns, incl ns] of `metric`.
-  std::map<std::string, std::vector<double>> rows(const std::string& exp, const std::string& mode,
-                                                  const std::string& metric = "user") {
-    auto p = er_print("-json -viewmode " + mode + " -metrics e." + metric + ":i." + metric + " -functions " + exp);
-    EXPECT_EQ(p.status, 0) << p.err;
-    return parse_json_function_rows(p.out);
-  }
-  static double excl(std::map<std::string, std::vector<double>>& r, const std::string& f) {
-    return r.count(f) ? r[f].at(0) : 0;
-  }
-  static double incl(std::map<std::string, std::vector<double>>& r, const std::string& f) {
-    return r.count(f) ? r[f].at(1) : 0;
-  }
-};
+class JavaProfile : public JavaTest {};
 
 // Two methods in a known 1:2 ratio on two threads: both by name in user mode, in that ratio;
 // nearly every sample of a Java thread has a Java stack rooted at the thread's run or main.
@@ -36,7 +20,7 @@ TEST_F(JavaProfile, UserModeShowsMethodsByNameInTheirRatioWithRootedStacks) {
   ASSERT_EQ(c.status, 0) << c.err << c.out;
   ASSERT_NE(c.out.find("done"), std::string::npos);
   // User CPU: the threads' own work (total thread time also counts waiting for a CPU under load).
-  auto r = rows("r.er", "user", "user");
+  auto r = view_rows("r.er", "user", "user");
   ASSERT_TRUE(r.count("Ratio.light(long)") && r.count("Ratio.heavy(long)")) << er_print("-viewmode user -functions r.er").out;
   double light = excl(r, "Ratio.light(long)"), heavy = excl(r, "Ratio.heavy(long)");
   // Each thread does only its method's loop; a sample straddling a thread's start or end can
@@ -59,10 +43,23 @@ TEST_F(JavaProfile, UserModeShowsMethodsByNameInTheirRatioWithRootedStacks) {
     lines += std::max(0.0, row_value(src.out, row));
   EXPECT_NEAR(lines, heavy / 1e9, 0.0025) << src.out;  // four values rounded to 1 ms
   // Machine mode: the compiled methods by the agent's names, no Java pseudo-functions.
-  auto m = rows("r.er", "machine", "user");
+  auto m = view_rows("r.er", "machine", "user");
   EXPECT_EQ(m.count("<JVM-System>"), 0u);
   EXPECT_GT(excl(m, "Ratio.heavy(long)"), 0.5 * heavy);
   EXPECT_EQ(incl(m, "<Total>"), total);  // the same events in every mode
+  // What Java profiling cost, on the log's exit line (docs/java.md, Overhead): a Java stack
+  // (AsyncGetCallTrace) for clock samples of Java threads only, each inside its signal's
+  // handler time, and the CPU of the agent's callbacks (every class's methods at least).
+  std::string log = read("r.er/log");
+  auto key = [&](const std::string& k) {
+    std::smatch v;
+    return std::regex_search(log, v, std::regex(" " + k + "=(\\d+)")) ? std::stod(v[1].str()) : -1.0;
+  };
+  EXPECT_GT(key("cost_java_stacks"), 0) << log;
+  EXPECT_LE(key("cost_java_stacks"), key("cost_signals")) << log;
+  EXPECT_GT(key("cost_java_stack_ns"), 0) << log;
+  EXPECT_LT(key("cost_java_stack_ns"), key("cost_signal_ns")) << log;
+  EXPECT_GT(key("cost_java_agent_cpu_ns"), 0) << log;
 }
 
 // Garbage collections: the GC threads' time is <JVM-System>'s in user mode, and their machine
@@ -70,8 +67,8 @@ TEST_F(JavaProfile, UserModeShowsMethodsByNameInTheirRatioWithRootedStacks) {
 TEST_F(JavaProfile, GarbageCollectionIsJvmSystemTime) {
   auto c = collect("-o g.er " + java("-XX:+UseSerialGC -Xmx512m Churn 20"));
   ASSERT_EQ(c.status, 0) << c.err << c.out;
-  auto u = rows("g.er", "user", "total");
-  auto m = rows("g.er", "machine", "total");
+  auto u = view_rows("g.er", "user", "total");
+  auto m = view_rows("g.er", "machine", "total");
   double sys = excl(u, "<JVM-System>");
   // Serial GC runs in the VM thread, a JVM thread: what it spends in the collector's code.
   double gc = 0;
@@ -91,7 +88,7 @@ TEST_F(JavaProfile, MonitorContentionIsAttributedToTheWaitingMethod) {
   std::smatch mt;
   ASSERT_TRUE(std::regex_search(c.out, mt, std::regex("waited_ns (\\d+)"))) << c.out;
   double truth = std::stod(mt[1].str());
-  auto r = rows("s.er", "user", "sync");
+  auto r = view_rows("s.er", "user", "sync");
   double waited = incl(r, "Contend.waitForLock()");
   EXPECT_NEAR(waited, truth, 0.1 * truth) << er_print("-viewmode user -metrics i.sync -functions s.er").out;
   EXPECT_GT(excl(r, "Contend.waitForLock()"), 0.9 * waited);  // the wait is in the method itself
@@ -101,7 +98,7 @@ TEST_F(JavaProfile, MonitorContentionIsAttributedToTheWaitingMethod) {
 TEST_F(JavaProfile, JniFunctionIsUnderTheCallingJavaMethod) {
   auto c = collect("-o j.er java -Djava.library.path=" + program("java") + " -cp " + program("java") + " Jni");
   ASSERT_EQ(c.status, 0) << c.err << c.out;
-  auto r = rows("j.er", "user", "total");
+  auto r = view_rows("j.er", "user", "total");
   double spin = excl(r, "jni_spin"), native = incl(r, "Java_Jni_work"), method = incl(r, "Jni.work(long)");
   ASSERT_GT(spin, 0) << er_print("-viewmode user -functions j.er").out;
   EXPECT_GE(native, spin);

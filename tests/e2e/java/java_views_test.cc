@@ -7,23 +7,12 @@
 #include <cmath>
 #include <regex>
 
-#include "collect_fixture.h"
+#include "java_fixture.h"
 
 namespace erkit::e2e {
 namespace {
 
-class JavaViews : public CollectTest {
- protected:
-  std::string java(const std::string& args) const { return "java -cp " + program("java") + " " + args; }
-  std::map<std::string, std::vector<double>> rows(const std::string& args) {
-    auto p = er_print("-json " + args);
-    EXPECT_EQ(p.status, 0) << p.err;
-    return parse_json_function_rows(p.out);
-  }
-  static double at(std::map<std::string, std::vector<double>>& r, const std::string& f, size_t i = 0) {
-    return r.count(f) ? r[f].at(i) : 0;
-  }
-};
+class JavaViews : public JavaTest {};
 
 // The JVMTI names of Java threads: in thread_list (text and JSON), in the header, and as the
 // thread_select name=pattern selection, which must select the thread that ran that method.

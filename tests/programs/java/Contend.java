@@ -12,7 +12,6 @@ public class Contend {
       held = true;
       long end = System.nanoTime() + HOLD_MS * 1_000_000L;
       while (System.nanoTime() < end) spin++;  // busy: the holder's time is CPU, not a wait
-      held = false;
     }
   }
 
@@ -27,6 +26,9 @@ public class Contend {
   public static void main(String[] args) throws Exception {
     long waited = 0;
     for (int r = 0; r < ROUNDS; r++) {
+      // held stays true after the holder let go: a main thread kept off the CPU for the whole
+      // hold (a loaded machine) goes on, uncontended that round, instead of spinning forever.
+      held = false;
       Thread holder = new Thread(Contend::holdLock, "holder");
       holder.start();
       while (!held) Thread.onSpinWait();
