@@ -158,6 +158,7 @@ void* record_reserve(ThreadState* ts, DataKind data_kind, uint32_t kind, uint32_
     if (c.block) munmap(c.block, format::kBlockSize);
     c.block = new_block(data_kind);
     c.used = 0;
+    c.clock_base = format::ClockCompactBase{};
     if (!c.block) return nullptr;
   }
   char* rec = c.block + c.used;
@@ -176,12 +177,48 @@ void record_release(ThreadState* ts) {
   if (ts) ts->writer_depth--;
 }
 
+bool record_write_clock_compact(ThreadState* ts, const format::ClockFields& f) {
+  if (!ts) return false;
+  int depth = ts->writer_depth;  // as record_reserve: a signal restores it before we continue
+  ts->writer_depth = depth + 1;
+  bool written = false;
+  if (depth < kMaxNesting) {
+    BlockCursor& c = ts->cursors[depth][uint32_t(DataKind::kProfile)];
+    alignas(8) uint8_t buf[format::kClockCompactMaxSize];
+    format::ClockCompactBase base = c.clock_base;
+    uint32_t size = c.block ? format::encode_clock_compact(&base, f, buf) : format::kBlockSize;
+    if (!c.block || c.used + size > format::kBlockSize) {
+      // A new block: the record is encoded again against the zero base every block starts from.
+      if (c.block) munmap(c.block, format::kBlockSize);
+      c.block = new_block(DataKind::kProfile);
+      c.used = 0;
+      c.clock_base = format::ClockCompactBase{};
+      base = c.clock_base;
+      if (c.block) size = format::encode_clock_compact(&base, f, buf);
+    }
+    if (c.block) {
+      uint32_t* word = reinterpret_cast<uint32_t*>(c.block + c.used);
+      // Incomplete first, body, then the final word with release order (as record_commit).
+      __atomic_store_n(word, format::make_record_word(format::kRecClockCompact, size) | format::kIncompleteBit,
+                       __ATOMIC_RELAXED);
+      memcpy(c.block + c.used + 4, buf + 4, size - 4);
+      c.used += size;
+      c.clock_base = base;
+      record_commit(word, format::kRecClockCompact, size);
+      written = true;
+    }
+  }
+  ts->writer_depth = depth;
+  return written;
+}
+
 void data_thread_retire(ThreadState* ts) {
   for (auto& level : ts->cursors) {
     for (auto& c : level) {
       if (c.block) munmap(c.block, format::kBlockSize);
       c.block = nullptr;
       c.used = 0;
+      c.clock_base = format::ClockCompactBase{};
     }
   }
 }

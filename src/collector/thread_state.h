@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "format/clock_compact.h"
 #include "format/experiment_format.h"
 
 namespace erkit::collector {
@@ -25,6 +26,8 @@ inline constexpr int kThreadPoolSize = 4096;
 struct BlockCursor {
   char* block;  // mmap'ed block, or nullptr
   uint32_t used;
+  // The previous compact clock sample of this block (format/clock_compact.h), zero at its start.
+  format::ClockCompactBase clock_base;
 };
 
 // What a thread off the CPU is waiting for, as the microstate sampler classifies it.

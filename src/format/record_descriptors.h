@@ -9,8 +9,20 @@ namespace erkit::format {
 inline constexpr const char* kStackDescriptor =
     "1 stack 0 word:u32@0 nframes:u32@4 id:u64@8 pcs:u64[]@16\n";
 // The profile of an OpenMP program also holds clock samples with their OpenMP state and the
-// parallel regions (docs/openmp.md).
+// parallel regions (docs/openmp.md); clock samples without an OpenMP state are written in the
+// compact encoding (kind 14, format/clock_compact.h).
 inline constexpr const char* kClockDescriptor =
+    "2 clock_sample 88 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
+    "flags:u32@28 ns:u64[7]@32\n"
+    "40 clock_sample_omp 104 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
+    "flags:u32@28 ns:u64[7]@32 omp_state:u32@88 fork_stack_id:u64@96\n"
+    "41 omp_region 56 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 duration_ns:u64@24 "
+    "region_id:u64@32 parent_id:u64@40 nthreads:u32@48 runtime:u32@52\n"
+    "42 omp_task 64 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 duration_ns:u64@24 "
+    "task_id:u64@32 region_id:u64@40 create_ns:u64@48 create_tid:u32@56 runtime:u32@60\n"
+    "14 clock_compact 0 word:u32@0 present:u8@4 ns_mask:u8@5 body:varint[]@6\n";
+// The profile layout before the compact clock samples (kind 14); readers still accept it.
+inline constexpr const char* kPreCompactClockDescriptor =
     "2 clock_sample 88 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
     "flags:u32@28 ns:u64[7]@32\n"
     "40 clock_sample_omp 104 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 cpu:i32@24 "
@@ -106,7 +118,8 @@ inline bool descriptor_accepted(DataKind k, const char* desc, size_t len) {
   return same(record_descriptor_text(k)) || (k == DataKind::kHeap && same(kLegacyHeapDescriptor)) ||
          (k == DataKind::kHeap && same(kPreJavaHeapDescriptor)) ||
          (k == DataKind::kHeap && same(kPreJavaSampleHeapDescriptor)) ||
-         (k == DataKind::kProfile && (same(kLegacyClockDescriptor) || same(kPreTaskClockDescriptor)));
+         (k == DataKind::kProfile && (same(kLegacyClockDescriptor) || same(kPreTaskClockDescriptor) ||
+                                       same(kPreCompactClockDescriptor)));
 }
 
 static_assert(offsetof(ClockSampleRecord, ns) == 32);
