@@ -89,7 +89,6 @@ enum RecordKind : uint32_t {
   kRecHeapMmap = 11,    // HeapAllocRecord
   kRecHeapMunmap = 12,  // HeapAllocRecord, stack_id = kNoStackId
   kRecMpiEvent = 13,    // MpiEventRecord
-  kRecClockCompact = 14,  // a clock sample in the compact encoding (format/clock_compact.h)
   // OpenMP (docs/openmp.md); numbered apart from the others so parallel additions do not collide.
   kRecClockSampleOmp = 40,  // ClockSampleOmpRecord: a clock sample with its OpenMP state
   kRecOmpRegion = 41,       // OmpRegionRecord: one parallel region, written at its end

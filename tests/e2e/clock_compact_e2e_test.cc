@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "e2e_util.h"
+#include "format/clock_compact.h"
 #include "format/experiment_format.h"
 #include "reader/experiment.h"
 
