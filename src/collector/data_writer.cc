@@ -158,7 +158,7 @@ void* record_reserve(ThreadState* ts, DataKind data_kind, uint32_t kind, uint32_
     if (c.block) munmap(c.block, format::kBlockSize);
     c.block = new_block(data_kind);
     c.used = 0;
-    c.clock_base = format::ClockCompactBase{};
+    if (data_kind == DataKind::kProfile) ts->clock_base[depth] = format::ClockCompactBase{};
     if (!c.block) return nullptr;
   }
   char* rec = c.block + c.used;
@@ -185,15 +185,14 @@ bool record_write_clock_compact(ThreadState* ts, const format::ClockFields& f) {
   if (depth < kMaxNesting) {
     BlockCursor& c = ts->cursors[depth][uint32_t(DataKind::kProfile)];
     alignas(8) uint8_t buf[format::kClockCompactMaxSize];
-    format::ClockCompactBase base = c.clock_base;
+    format::ClockCompactBase base = ts->clock_base[depth];
     uint32_t size = c.block ? format::encode_clock_compact(&base, f, buf) : format::kBlockSize;
     if (!c.block || c.used + size > format::kBlockSize) {
       // A new block: the record is encoded again against the zero base every block starts from.
       if (c.block) munmap(c.block, format::kBlockSize);
       c.block = new_block(DataKind::kProfile);
       c.used = 0;
-      c.clock_base = format::ClockCompactBase{};
-      base = c.clock_base;
+      base = format::ClockCompactBase{};
       if (c.block) size = format::encode_clock_compact(&base, f, buf);
     }
     if (c.block) {
@@ -203,7 +202,7 @@ bool record_write_clock_compact(ThreadState* ts, const format::ClockFields& f) {
                        __ATOMIC_RELAXED);
       memcpy(c.block + c.used + 4, buf + 4, size - 4);
       c.used += size;
-      c.clock_base = base;
+      ts->clock_base[depth] = base;
       record_commit(word, format::kRecClockCompact, size);
       written = true;
     }
@@ -218,9 +217,9 @@ void data_thread_retire(ThreadState* ts) {
       if (c.block) munmap(c.block, format::kBlockSize);
       c.block = nullptr;
       c.used = 0;
-      c.clock_base = format::ClockCompactBase{};
     }
   }
+  for (auto& b : ts->clock_base) b = format::ClockCompactBase{};
 }
 
 }  // namespace erkit::collector

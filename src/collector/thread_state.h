@@ -26,8 +26,6 @@ inline constexpr int kThreadPoolSize = 4096;
 struct BlockCursor {
   char* block;  // mmap'ed block, or nullptr
   uint32_t used;
-  // The previous compact clock sample of this block (format/clock_compact.h), zero at its start.
-  format::ClockCompactBase clock_base;
 };
 
 // What a thread off the CPU is waiting for, as the microstate sampler classifies it.
@@ -99,6 +97,9 @@ struct ThreadState {
   uintptr_t stack_lo, stack_hi;  // 0/0 when unknown
   int writer_depth;     // nesting of record_reserve (signal re-entry)
   BlockCursor cursors[kMaxNesting][uint32_t(format::DataKind::kCount)];
+  // Per depth: the previous compact clock sample in that depth's profile block
+  // (format/clock_compact.h), zeroed whenever the block changes.
+  format::ClockCompactBase clock_base[kMaxNesting];
   int in_collector;     // >0 while collector code runs on this thread (tracers skip)
   // The program's view of its signal mask for the collector's signals: bit n-1 set = the
   // program believes signal n is blocked on this thread (the kernel mask never blocks them).
