@@ -8,8 +8,10 @@
 //   u8 present   bit 0: tid follows (varint), bit 1: stack_id follows (8 bytes, little endian),
 //                bit 2: cpu follows (zigzag varint), bit 3: flags follow (varint)
 //   u8 ns_mask   bit i: ns[i] follows (varint); absent values are 0
-//   tstamp delta zigzag varint: tstamp_ns minus the previous compact record's
 //   tid, stack_id, cpu, flags (those present), then the ns values present
+//   time         zigzag varint: tstamp_ns minus the previous compact record's, minus the sum
+//                of this record's ns (a thread's samples are as far apart as the time they
+//                stand for, so what remains is the timer's lateness: one or two bytes)
 //
 // A field that is absent repeats the previous compact record's value *in the same block*. The
 // base at the start of every block is all zeros, so each block decodes on its own: a block
@@ -49,7 +51,7 @@ struct ClockCompactBase {
   uint32_t reserved;
 };
 
-inline constexpr uint32_t kClockCompactMaxSize = 4 + 2 + 10 + 5 + 8 + 5 + 5 + 10 * kMsCount + 7;  // 114
+inline constexpr uint32_t kClockCompactMaxSize = 4 + 2 + 5 + 8 + 5 + 5 + 10 * kMsCount + 10 + 7;  // 114
 inline constexpr uint32_t kClockCompactPresentTid = 1u, kClockCompactPresentStack = 2u,
                           kClockCompactPresentCpu = 4u, kClockCompactPresentFlags = 8u;
 
@@ -61,6 +63,12 @@ inline uint8_t* put_varint(uint8_t* p, uint64_t v) {
   }
   *p++ = uint8_t(v);
   return p;
+}
+// The states' sum, modulo 2^64: what a thread's clock advanced since its previous sample.
+inline uint64_t ns_sum(const uint64_t* ns) {
+  uint64_t t = 0;
+  for (uint32_t i = 0; i < kMsCount; ++i) t += ns[i];
+  return t;
 }
 inline uint64_t zigzag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
 inline int64_t unzigzag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
@@ -88,7 +96,6 @@ inline uint32_t encode_clock_compact(ClockCompactBase* base, const ClockFields& 
   using namespace clock_compact_detail;
   uint8_t* p = out + 6;
   uint8_t present = 0, mask = 0;
-  p = put_varint(p, zigzag(int64_t(f.tstamp_ns - base->tstamp_ns)));
   if (f.tid != base->tid) {
     present |= kClockCompactPresentTid;
     p = put_varint(p, f.tid);
@@ -110,6 +117,7 @@ inline uint32_t encode_clock_compact(ClockCompactBase* base, const ClockFields& 
     mask |= uint8_t(1u << i);
     p = put_varint(p, f.ns[i]);
   }
+  p = put_varint(p, zigzag(int64_t(f.tstamp_ns - base->tstamp_ns - ns_sum(f.ns))));
   uint32_t size = align8(uint32_t(p - out));
   while (p < out + size) *p++ = 0;
   uint32_t word = make_record_word(kRecClockCompact, size);
@@ -136,8 +144,6 @@ inline bool decode_clock_compact(ClockCompactBase* base, const uint8_t* rec, uin
   const uint8_t* p = rec + 6;
   uint64_t v;
   ClockFields out;
-  if (!get_varint(&p, end, &v)) return false;
-  out.tstamp_ns = base->tstamp_ns + uint64_t(unzigzag(v));
   out.tid = base->tid;
   if (present & kClockCompactPresentTid) {
     if (!get_varint(&p, end, &v) || v > 0xffffffffu) return false;
@@ -166,6 +172,8 @@ inline bool decode_clock_compact(ClockCompactBase* base, const uint8_t* rec, uin
     out.ns[i] = 0;
     if (mask & (1u << i) && !get_varint(&p, end, &out.ns[i])) return false;
   }
+  if (!get_varint(&p, end, &v)) return false;
+  out.tstamp_ns = base->tstamp_ns + ns_sum(out.ns) + uint64_t(unzigzag(v));
   if (end - p >= 8) return false;  // a record is padded by fewer than 8 bytes
   for (; p < end; ++p)
     if (*p) return false;
