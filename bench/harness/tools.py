@@ -236,7 +236,7 @@ def _varint(data, pos):
 def _compact_tid_flags(data, pos, tid, flags):
     """(tid, flags) of a compact clock sample, given the previous one's in its block."""
     present = data[pos + 4]
-    p = _varint(data, pos + 6)[1]  # the time delta
+    p = pos + 6  # the fields present follow; the time comes last
     if present & 1:
         tid, p = _varint(data, p)
     if present & 2:
