@@ -203,12 +203,12 @@ def read_erkit_clock_records(path):
             data = f.read()
     except OSError:
         return timer, other
-    block, expect, tid, flags, valid = None, None, 0, 0, True
+    block, expect, tid, slots, valid = None, None, 0, {}, True
     for word, pos in _records(data):
         kind = (word >> 16) & 0x7FFF
         b = (pos - 4096) // 65536
         if b != block:  # compact samples decode against the previous one of their block
-            block, tid, flags, valid = b, 0, 0, True
+            block, tid, slots, valid = b, 0, {}, True
         elif pos != expect:  # an incomplete record was skipped: the rest of the block is lost
             valid = False
         expect = pos + (word & 0xFFFF)
@@ -217,7 +217,7 @@ def read_erkit_clock_records(path):
             f, = struct.unpack_from("<I", data, pos + 28)
             (other if f & 2 else timer)[t] += 1  # 2 = kClockFlagBlockedSample
         elif kind == 14 and valid:  # kRecClockCompact (src/format/clock_compact.h)
-            tid, flags = _compact_tid_flags(data, pos, tid, flags)
+            tid, flags = _compact_tid_flags(data, pos, tid, slots)
             (other if flags & 2 else timer)[tid] += 1
     return dict(timer), dict(other)
 
@@ -233,18 +233,22 @@ def _varint(data, pos):
             return value, pos
 
 
-def _compact_tid_flags(data, pos, tid, flags):
-    """(tid, flags) of a compact clock sample, given the previous one's in its block."""
+def _compact_tid_flags(data, pos, tid, slots):
+    """(tid, flags) of a compact clock sample (src/format/clock_compact.h), given the previous
+    record's tid and the block's per-thread slots {tid % 8: (tid, flags)}, which it updates."""
     present = data[pos + 4]
     p = pos + 6  # the fields present follow; the time comes last
     if present & 1:
         tid, p = _varint(data, p)
+    prev = slots.get(tid % 8)
+    flags = prev[1] if prev and prev[0] == tid else 0
     if present & 2:
         p += 8
     if present & 4:
         p = _varint(data, p)[1]
     if present & 8:
         flags, p = _varint(data, p)
+    slots[tid % 8] = (tid, flags)
     return tid, flags
 
 

@@ -9,16 +9,21 @@
 //                bit 2: cpu follows (zigzag varint), bit 3: flags follow (varint)
 //   u8 ns_mask   bit i: ns[i] follows (varint); absent values are 0
 //   tid, stack_id, cpu, flags (those present), then the ns values present
-//   time         zigzag varint: tstamp_ns minus the previous compact record's, minus the sum
+//   time         zigzag varint: tstamp_ns minus the thread's previous sample's, minus the sum
 //                of this record's ns (a thread's samples are as far apart as the time they
 //                stand for, so what remains is the timer's lateness: one or two bytes)
 //
-// A field that is absent repeats the previous compact record's value *in the same block*. The
-// base at the start of every block is all zeros, so each block decodes on its own: a block
-// belongs to one writer thread and signal depth at a time (collector/data_writer.h), so its
-// records are written strictly in order, and the only record that can be incomplete is the
-// last one a killed writer left. A reader that skips an incomplete record cannot decode the
-// compact records after it in that block and drops them (counted, never guessed).
+// An absent tid is the previous compact record's in the same block. The other fields are
+// encoded against the previous sample *of the same thread* in the block, kept in a table of
+// kClockCompactThreads slots chosen by tid modulo the table's size (a slot held by another
+// thread counts as empty: the fields are then encoded against zeros). So a thread's own block
+// repeats nothing but the time and states, and the sampler thread's block, which interleaves
+// many threads' blocked samples, still finds each thread's previous stack. The table starts
+// empty in every block, so each block decodes on its own: a block belongs to one writer thread
+// and signal depth at a time (collector/data_writer.h), its records are written strictly in
+// order, and the only record that can be incomplete is the last one a killed writer left. A
+// reader that skips an incomplete record cannot decode the compact records after it in that
+// block and drops them (counted, never guessed).
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -41,13 +46,19 @@ struct ClockFields {
   uint64_t ns[kMsCount];
 };
 
-// What the next compact record of a block is encoded against: the previous one's values.
-struct ClockCompactBase {
+// What the next compact record of a block is encoded against: each thread's previous sample.
+inline constexpr uint32_t kClockCompactThreads = 8;
+struct ClockCompactThreadBase {
   uint64_t tstamp_ns;
   uint64_t stack_id;
   uint32_t tid;
   int32_t cpu;
   uint32_t flags;
+  uint32_t used;  // 0: empty
+};
+struct ClockCompactBase {
+  ClockCompactThreadBase slot[kClockCompactThreads];
+  uint32_t last_tid;  // the previous record's tid
   uint32_t reserved;
 };
 
@@ -96,19 +107,22 @@ inline uint32_t encode_clock_compact(ClockCompactBase* base, const ClockFields& 
   using namespace clock_compact_detail;
   uint8_t* p = out + 6;
   uint8_t present = 0, mask = 0;
-  if (f.tid != base->tid) {
+  ClockCompactThreadBase& slot = base->slot[f.tid % kClockCompactThreads];
+  ClockCompactThreadBase prev{};
+  if (slot.used && slot.tid == f.tid) prev = slot;
+  if (f.tid != base->last_tid) {
     present |= kClockCompactPresentTid;
     p = put_varint(p, f.tid);
   }
-  if (f.stack_id != base->stack_id) {
+  if (f.stack_id != prev.stack_id) {
     present |= kClockCompactPresentStack;
     for (int i = 0; i < 8; ++i) *p++ = uint8_t(f.stack_id >> (8 * i));
   }
-  if (f.cpu != base->cpu) {
+  if (f.cpu != prev.cpu) {
     present |= kClockCompactPresentCpu;
     p = put_varint(p, zigzag(f.cpu));
   }
-  if (f.flags != base->flags) {
+  if (f.flags != prev.flags) {
     present |= kClockCompactPresentFlags;
     p = put_varint(p, f.flags);
   }
@@ -117,18 +131,15 @@ inline uint32_t encode_clock_compact(ClockCompactBase* base, const ClockFields& 
     mask |= uint8_t(1u << i);
     p = put_varint(p, f.ns[i]);
   }
-  p = put_varint(p, zigzag(int64_t(f.tstamp_ns - base->tstamp_ns - ns_sum(f.ns))));
+  p = put_varint(p, zigzag(int64_t(f.tstamp_ns - prev.tstamp_ns - ns_sum(f.ns))));
   uint32_t size = align8(uint32_t(p - out));
   while (p < out + size) *p++ = 0;
   uint32_t word = make_record_word(kRecClockCompact, size);
   __builtin_memcpy(out, &word, 4);
   out[4] = present;
   out[5] = mask;
-  base->tstamp_ns = f.tstamp_ns;
-  base->stack_id = f.stack_id;
-  base->tid = f.tid;
-  base->cpu = f.cpu;
-  base->flags = f.flags;
+  slot = ClockCompactThreadBase{f.tstamp_ns, f.stack_id, f.tid, f.cpu, f.flags, 1};
+  base->last_tid = f.tid;
   return size;
 }
 
@@ -144,26 +155,29 @@ inline bool decode_clock_compact(ClockCompactBase* base, const uint8_t* rec, uin
   const uint8_t* p = rec + 6;
   uint64_t v;
   ClockFields out;
-  out.tid = base->tid;
+  out.tid = base->last_tid;
   if (present & kClockCompactPresentTid) {
     if (!get_varint(&p, end, &v) || v > 0xffffffffu) return false;
     out.tid = uint32_t(v);
   }
-  out.stack_id = base->stack_id;
+  const ClockCompactThreadBase& slot = base->slot[out.tid % kClockCompactThreads];
+  ClockCompactThreadBase prev{};
+  if (slot.used && slot.tid == out.tid) prev = slot;
+  out.stack_id = prev.stack_id;
   if (present & kClockCompactPresentStack) {
     if (end - p < 8) return false;
     out.stack_id = 0;
     for (int i = 0; i < 8; ++i) out.stack_id |= uint64_t(p[i]) << (8 * i);
     p += 8;
   }
-  out.cpu = base->cpu;
+  out.cpu = prev.cpu;
   if (present & kClockCompactPresentCpu) {
     if (!get_varint(&p, end, &v)) return false;
     int64_t c = unzigzag(v);
     if (c < -2147483648ll || c > 2147483647ll) return false;
     out.cpu = int32_t(c);
   }
-  out.flags = base->flags;
+  out.flags = prev.flags;
   if (present & kClockCompactPresentFlags) {
     if (!get_varint(&p, end, &v) || v > 0xffffffffu) return false;
     out.flags = uint32_t(v);
@@ -173,16 +187,14 @@ inline bool decode_clock_compact(ClockCompactBase* base, const uint8_t* rec, uin
     if (mask & (1u << i) && !get_varint(&p, end, &out.ns[i])) return false;
   }
   if (!get_varint(&p, end, &v)) return false;
-  out.tstamp_ns = base->tstamp_ns + ns_sum(out.ns) + uint64_t(unzigzag(v));
+  out.tstamp_ns = prev.tstamp_ns + ns_sum(out.ns) + uint64_t(unzigzag(v));
   if (end - p >= 8) return false;  // a record is padded by fewer than 8 bytes
   for (; p < end; ++p)
     if (*p) return false;
   *f = out;
-  base->tstamp_ns = out.tstamp_ns;
-  base->stack_id = out.stack_id;
-  base->tid = out.tid;
-  base->cpu = out.cpu;
-  base->flags = out.flags;
+  base->slot[out.tid % kClockCompactThreads] =
+      ClockCompactThreadBase{out.tstamp_ns, out.stack_id, out.tid, out.cpu, out.flags, 1};
+  base->last_tid = out.tid;
   return true;
 }
 

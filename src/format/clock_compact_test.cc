@@ -76,6 +76,31 @@ TEST(ClockCompact, RepeatedStackAtTheDefaultRatesTakesSixteenBytes) {
   EXPECT_LE(sizes.back(), 24u);
 }
 
+TEST(ClockCompact, InterleavedThreadsEachKeepTheirOwnBase) {
+  // The sampler thread's block: blocked samples of 12 threads in turn (more than the table's
+  // 8 slots: tids 1000..1011 share slots 0..3), each thread with its own stack, 20 ms apart.
+  std::vector<ClockFields> in;
+  for (int round = 0; round < 20; ++round) {
+    for (uint32_t t = 0; t < 12; ++t) {
+      ClockFields f = sample(uint64_t(round + 1) * 20000000 + t * 1000, 0x5000 + t, 1000 + t, -1,
+                             kClockFlagBlockedSample, 0);
+      f.ns[kMsOtherWait] = 20000000;
+      in.push_back(f);
+    }
+  }
+  std::vector<uint32_t> sizes;
+  auto out = round_trip(in, &sizes);
+  for (size_t i = 0; i < in.size(); ++i) expect_same(in[i], out[i]);
+  // After the first round, threads 1004..1007 (alone in slots 4..7) take 16 bytes: the tid,
+  // the state and the time; the others, whose slot another thread took meanwhile, carry
+  // their stack again.
+  for (size_t i = 12; i < in.size(); ++i) {
+    uint32_t t = in[i].tid - 1000;
+    if (t >= 4 && t < 8) EXPECT_EQ(sizes[i], 16u) << i;
+    else EXPECT_LE(sizes[i], 32u) << i;
+  }
+}
+
 TEST(ClockCompact, ExtremeValuesRoundTrip) {
   std::vector<ClockFields> in = {
       sample(0, 0, 0, 0, 0, 0),
