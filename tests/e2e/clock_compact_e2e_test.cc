@@ -54,15 +54,18 @@ class ClockCompactE2e : public ::testing::Test {
 };
 
 TEST_F(ClockCompactE2e, CollectorWritesCompactSamplesThatReadBackOneForOne) {
-  auto r = run("cd " + dir_ + " && " + bin("collect") + " -o c.er -p hi " + program("threads4") + " /dev/null 40000000");
+  auto r = run("cd " + dir_ + " && " + bin("collect") + " -o c.er -p hi " + program("threads4") +
+               " /dev/null 40000000");
   ASSERT_EQ(r.status, 0) << r.err;
   auto c = count_records(dir_ + "/c.er/profile");
   ASSERT_GT(c.compact, 20u) << "too few samples to say anything";
   EXPECT_EQ(c.full, 0u) << "a program without OpenMP got 88-byte clock records";
   EXPECT_EQ(c.incomplete, 0u);
-  // Each thread's samples repeat its stack and CPU: 16 bytes, 24 with a new stack, more only
-  // for a block's first record or a blocked-thread sample of other states.
-  EXPECT_LE(double(c.compact_bytes) / double(c.compact), 24.0) << c.compact_bytes << " bytes, " << c.compact
+  // Each thread's samples repeat its stack and CPU: 16 bytes, 24 with a new stack, up to 40
+  // for a thread's first record in a block (its tid, stack, CPU and flags in full). A short
+  // run has few samples per thread, so the mean is held to the target, 40 bytes (a
+  // run of 10 s averages 17, docs/performance.md), against 88 for the records of before.
+  EXPECT_LE(double(c.compact_bytes) / double(c.compact), 40.0) << c.compact_bytes << " bytes, " << c.compact
                                                                 << " records";
   auto e = reader::open_experiment(dir_ + "/c.er");
   ASSERT_TRUE(e.experiment) << e.error;
