@@ -203,12 +203,53 @@ def read_erkit_clock_records(path):
             data = f.read()
     except OSError:
         return timer, other
+    block, expect, tid, slots, valid = None, None, 0, {}, True
     for word, pos in _records(data):
-        if (word >> 16) & 0x7FFF == 2 and pos + 32 <= len(data):  # kRecClockSample
-            tid, = struct.unpack_from("<I", data, pos + 4)
-            flags, = struct.unpack_from("<I", data, pos + 28)
-            (other if flags & 2 else timer)[tid] += 1  # 2 = kClockFlagBlockedSample
+        kind = (word >> 16) & 0x7FFF
+        b = (pos - 4096) // 65536
+        if b != block:  # compact samples decode against the previous one of their block
+            block, tid, slots, valid = b, 0, {}, True
+        elif pos != expect:  # an incomplete record was skipped: the rest of the block is lost
+            valid = False
+        expect = pos + (word & 0xFFFF)
+        if kind == 2 and pos + 32 <= len(data):  # kRecClockSample
+            t, = struct.unpack_from("<I", data, pos + 4)
+            f, = struct.unpack_from("<I", data, pos + 28)
+            (other if f & 2 else timer)[t] += 1  # 2 = kClockFlagBlockedSample
+        elif kind == 14 and valid:  # kRecClockCompact (src/format/clock_compact.h)
+            tid, flags = _compact_tid_flags(data, pos, tid, slots)
+            (other if flags & 2 else timer)[tid] += 1
     return dict(timer), dict(other)
+
+
+def _varint(data, pos):
+    value, shift = 0, 0
+    while True:
+        b = data[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return value, pos
+
+
+def _compact_tid_flags(data, pos, tid, slots):
+    """(tid, flags) of a compact clock sample (src/format/clock_compact.h), given the previous
+    record's tid and the block's per-thread slots {tid % 8: (tid, flags)}, which it updates."""
+    present = data[pos + 4]
+    p = pos + 6  # the fields present follow; the time comes last
+    if present & 1:
+        tid, p = _varint(data, p)
+    prev = slots.get(tid % 8)
+    flags = prev[1] if prev and prev[0] == tid else 0
+    if present & 2:
+        p += 8
+    if present & 4:
+        p = _varint(data, p)[1]
+    if present & 8:
+        flags, p = _varint(data, p)
+    slots[tid % 8] = (tid, flags)
+    return tid, flags
 
 
 def parse_thread_list(out):

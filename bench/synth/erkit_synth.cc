@@ -2,14 +2,15 @@
 // (er_print) at sizes that collection would take hours to reach on a 2-core machine.
 //
 //   erkit-synth --out DIR --events N [--stacks M] [--depth D] [--functions F] [--threads T]
-//               [--seed S] [--interval-ns I]
+//               [--seed S] [--interval-ns I] [--records compact|full]
 //
 // The F functions are real functions of a shared object compiled for the purpose (DIR.src/),
 // so stacks are symbolised by the same elfutils path as real experiments. Each of the M stacks is
 // `synth_root` followed by D-1 frames picked at random from the F functions: with the defaults
 // (F = 1000, D = 100) nearly every stack node is unique, the worst case for analysis. The N
 // events use the stacks round-robin-shuffled (every stack occurs; N/M samples each on average)
-// and are spread over T threads.
+// and are spread over T threads. Samples are written as the collector writes them, in the compact
+// encoding (format/clock_compact.h); `--records full` writes the 88-byte records of before.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -35,13 +36,14 @@ struct Options {
   uint32_t threads = 4;
   uint64_t seed = 1;
   uint64_t interval_ns = 10000000;
+  bool full_records = false;
 };
 
 [[noreturn]] void usage(const std::string& problem) {
   if (!problem.empty()) fmt::print(stderr, "erkit-synth: {}\n", problem);
   fmt::print(stderr,
              "usage: erkit-synth --out DIR --events N [--stacks M] [--depth D] [--functions F]\n"
-             "                   [--threads T] [--seed S] [--interval-ns I]\n");
+             "                   [--threads T] [--seed S] [--interval-ns I] [--records compact|full]\n");
   std::exit(2);
 }
 
@@ -67,6 +69,9 @@ Options parse(int argc, char** argv) {
     else if (a == "--threads") o.threads = uint32_t(parse_count(argv[i - 1], v));
     else if (a == "--seed") o.seed = parse_count(argv[i - 1], v);
     else if (a == "--interval-ns") o.interval_ns = parse_count(argv[i - 1], v);
+    else if (a == "--records" && (std::strcmp(v, "compact") == 0 || std::strcmp(v, "full") == 0))
+      o.full_records = std::strcmp(v, "full") == 0;
+    else if (a == "--records") usage(fmt::format("--records is compact or full, not '{}'", v));
     else usage("unknown option " + a);
   }
   if (o.out.empty() || o.events == 0) usage("--out and --events are required");
@@ -152,7 +157,8 @@ int main(int argc, char** argv) {
     r.cpu = int32_t(t % 2);
     r.flags = t == 0 ? erkit::format::kClockFlagMainThread : 0;
     r.ns[erkit::format::kMsUser] = o.interval_ns;
-    w.clock_sample(r);
+    if (o.full_records) w.clock_sample(r);
+    else w.clock_sample_compact(r);
   }
   uint64_t end = 0;
   for (uint64_t t : tstamp) end = std::max(end, t);

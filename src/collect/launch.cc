@@ -149,7 +149,7 @@ std::string collector_params(const Options& o, bool emulated) {
   struct {
     int64_t clock_interval_ns, size_limit_bytes, sample_interval_ms, heap_trace, io_trace, follow, mpi_trace,
         sync_trace, sample_signal, pause_signal, pause_signal_starts_recording, stop_after_exec, emulated,
-        clock_perf;
+        clock_perf, clock_full_records;
   } v{};
   v.clock_interval_ns = int64_t(o.clock_interval_ns);
   v.size_limit_bytes = int64_t(o.size_limit_mb) * 1024 * 1024;
@@ -171,6 +171,10 @@ std::string collector_params(const Options& o, bool emulated) {
   // (docs/clock-profiling.md: the requested rate exactly, at a higher cost per signal on VMs).
   const char* cs = getenv("ERKIT_CLOCK_SOURCE");
   v.clock_perf = cs && std::strcmp(cs, "perf") == 0;
+  // ERKIT_CLOCK_RECORDS=full: the 88-byte clock_sample records erkit wrote before the compact
+  // encoding (docs/experiment-format.md), for tools that patch records at fixed offsets.
+  const char* cr = getenv("ERKIT_CLOCK_RECORDS");
+  v.clock_full_records = cr && std::strcmp(cr, "full") == 0;
   enum When { Always, NonZero, WithPause };
   std::string s;
   auto put = [&](const char* key, int64_t value, When when) {

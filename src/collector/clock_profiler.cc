@@ -247,6 +247,17 @@ void write_clock_record_omp(ThreadState* writer, const ThreadState* subject, uin
     record_release(writer);
     return;
   }
+  if (!g_rt.config.clock_full_records) {  // the compact record (issue 24): 16-24 bytes, not 88
+    format::ClockFields f;
+    f.tid = subject->tid;
+    f.tstamp_ns = now_ns();
+    f.stack_id = stack_id;
+    f.cpu = writer == subject ? sched_getcpu() : -1;
+    f.flags = flags | (subject->is_main ? format::kClockFlagMainThread : 0);
+    memcpy(f.ns, ns, sizeof f.ns);
+    record_write_clock_compact(writer, f);
+    return;
+  }
   auto* rec = static_cast<ClockSampleRecord*>(record_reserve(
       writer, format::DataKind::kProfile, format::kRecClockSample, sizeof(ClockSampleRecord)));
   if (rec) {

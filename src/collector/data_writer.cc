@@ -171,6 +171,7 @@ void* record_reserve(ThreadState* ts, DataKind data_kind, uint32_t kind, uint32_
     if (c.block) munmap(c.block, format::kBlockSize);
     c.block = new_block(data_kind);
     c.used = 0;
+    if (data_kind == DataKind::kProfile) ts->clock_base[depth] = format::ClockCompactBase{};
     if (!c.block) return nullptr;
   }
   char* rec = c.block + c.used;
@@ -189,6 +190,40 @@ void record_release(ThreadState* ts) {
   if (ts) ts->writer_depth--;
 }
 
+bool record_write_clock_compact(ThreadState* ts, const format::ClockFields& f) {
+  if (!ts) return false;
+  int depth = ts->writer_depth;  // as record_reserve: a signal restores it before we continue
+  ts->writer_depth = depth + 1;
+  bool written = false;
+  if (depth < kMaxNesting) {
+    BlockCursor& c = ts->cursors[depth][uint32_t(DataKind::kProfile)];
+    alignas(8) uint8_t buf[format::kClockCompactMaxSize];
+    format::ClockCompactBase base = ts->clock_base[depth];
+    uint32_t size = c.block ? format::encode_clock_compact(&base, f, buf) : format::kBlockSize;
+    if (!c.block || c.used + size > format::kBlockSize) {
+      // A new block: the record is encoded again against the zero base every block starts from.
+      if (c.block) munmap(c.block, format::kBlockSize);
+      c.block = new_block(DataKind::kProfile);
+      c.used = 0;
+      base = format::ClockCompactBase{};
+      if (c.block) size = format::encode_clock_compact(&base, f, buf);
+    }
+    if (c.block) {
+      uint32_t* word = reinterpret_cast<uint32_t*>(c.block + c.used);
+      // Incomplete first, body, then the final word with release order (as record_commit).
+      __atomic_store_n(word, format::make_record_word(format::kRecClockCompact, size) | format::kIncompleteBit,
+                       __ATOMIC_RELAXED);
+      memcpy(c.block + c.used + 4, buf + 4, size - 4);
+      c.used += size;
+      ts->clock_base[depth] = base;
+      record_commit(word, format::kRecClockCompact, size);
+      written = true;
+    }
+  }
+  ts->writer_depth = depth;
+  return written;
+}
+
 void data_thread_retire(ThreadState* ts) {
   for (auto& level : ts->cursors) {
     for (auto& c : level) {
@@ -197,6 +232,7 @@ void data_thread_retire(ThreadState* ts) {
       c.used = 0;
     }
   }
+  for (auto& b : ts->clock_base) b = format::ClockCompactBase{};
 }
 
 }  // namespace erkit::collector

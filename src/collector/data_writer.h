@@ -6,6 +6,7 @@
 #pragma once
 #include <stdint.h>
 
+#include "format/clock_compact.h"
 #include "format/experiment_format.h"
 
 namespace erkit::collector {
@@ -30,6 +31,12 @@ void record_commit(void* record, uint32_t kind, uint32_t size);
 // record_reserve, whatever that returned (after record_commit, or instead of it: an
 // uncommitted record stays marked incomplete and readers skip it).
 void record_release(ThreadState* ts);
+
+// Writes one clock sample as a compact record (format/clock_compact.h) into the calling
+// thread's current profile block at its nesting depth, encoded against the previous compact
+// record of that block (a new block starts from zeros). Async-signal-safe. False when the
+// sample was dropped (as record_reserve's nullptr); no record_release is needed after it.
+bool record_write_clock_compact(ThreadState* ts, const format::ClockFields& f);
 
 }  // namespace erkit::collector
 

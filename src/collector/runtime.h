@@ -32,6 +32,7 @@ struct Config {
   bool dormant;                 // follows the lineage, records nothing
   bool emulated;                // runs under qemu-user (collect ran an aarch64 program on x86-64)
   bool clock_perf;              // cp=1: perf task-clock events, not POSIX CPU-time timers (perf_clock.h)
+  bool clock_full_records;      // cf=1: 88-byte clock_sample records, not the compact ones (ERKIT_CLOCK_RECORDS=full)
 };
 
 struct Runtime {

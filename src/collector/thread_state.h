@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "format/clock_compact.h"
 #include "format/experiment_format.h"
 
 namespace erkit::collector {
@@ -103,6 +104,9 @@ struct ThreadState {
   uintptr_t stack_lo, stack_hi;  // 0/0 when unknown
   int writer_depth;     // nesting of record_reserve (signal re-entry)
   BlockCursor cursors[kMaxNesting][uint32_t(format::DataKind::kCount)];
+  // Per depth: the previous compact clock sample in that depth's profile block
+  // (format/clock_compact.h), zeroed whenever the block changes.
+  format::ClockCompactBase clock_base[kMaxNesting];
   int in_collector;     // >0 while collector code runs on this thread (tracers skip)
   // The program's view of its signal mask for the collector's signals: bit n-1 set = the
   // program believes signal n is blocked on this thread (the kernel mask never blocks them).

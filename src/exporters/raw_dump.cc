@@ -1,6 +1,7 @@
 #include "exporters/raw_dump.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 
 #include "common/text_escape.h"
 #include "common/version.h"
+#include "format/clock_compact.h"
 #include "format/experiment_format.h"
 #include "format/record_descriptors.h"
 
@@ -173,11 +175,27 @@ void dump_data_file(const std::string& path, uint32_t kind, const std::vector<Ma
     size_t end = std::min(data.size(), start + block);
     fmt::print(out, "-- block {} at offset {}{}\n", b, start, end - start < block ? " (truncated)" : "");
     size_t off = start;
+    format::ClockCompactBase cbase{};  // compact clock samples decode against their block's earlier ones
+    bool cvalid = true;
     while (off + 8 <= end) {
       uint32_t word;
       std::memcpy(&word, data.data() + off, 4);
       if (word == 0) break;
       uint32_t size = format::record_size(word), rk = format::record_kind(word);
+      if (rk == format::kRecClockCompact && format::record_complete(word) && size >= 8 && !(size & 7) &&
+          off + size <= end) {
+        format::ClockFields f;
+        if (cvalid && format::decode_clock_compact(&cbase, reinterpret_cast<const uint8_t*>(data.data()) + off, size, &f)) {
+          fmt::print(out, "   @{} clock_sample (compact, {} bytes) tid={} tstamp_ns={} stack_id={:#x} cpu={} flags={} ns=[{}]\n",
+                     off, size, f.tid, f.tstamp_ns, f.stack_id, f.cpu, f.flags, fmt::join(f.ns, " "));
+        } else {
+          fmt::print(out, "   @{} clock_compact ({} bytes) not decodable (damaged, or after an incomplete record)\n", off, size);
+          cvalid = false;
+        }
+        ++records;
+        off += size;
+        continue;
+      }
       if (size < 8 || (size & 7) || off + size > end) {
         fmt::print(out, "   @{} corrupt record word {:#010x} (size {}): rest of block skipped\n", off, word, size);
         break;
@@ -187,6 +205,7 @@ void dump_data_file(const std::string& path, uint32_t kind, const std::vector<Ma
       if (!format::record_complete(word)) {
         fmt::print(out, "   @{} {} INCOMPLETE ({} bytes; the writer stopped before finishing it)\n", off, rname, size);
         ++incomplete;
+        cvalid = false;
       } else {
         std::string line = fmt::format("   @{} {}", off, rname);
         if (it != layouts.end()) {

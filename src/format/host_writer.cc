@@ -8,6 +8,7 @@
 #include <fstream>
 #include <unordered_set>
 
+#include "format/clock_compact.h"
 #include "format/log_keys.h"
 #include "format/record_descriptors.h"
 #include "format/stack_id.h"
@@ -20,6 +21,7 @@ struct HostExperimentWriter::File {
   std::vector<char> block;  // current block
   uint32_t used = 0;
   FILE* fp = nullptr;
+  ClockCompactBase clock_base{};  // the block's previous compact clock sample (clock_compact.h)
 };
 
 HostExperimentWriter::HostExperimentWriter(std::string dir) : dir_(std::move(dir)) {
@@ -82,6 +84,7 @@ void HostExperimentWriter::append(DataKind kind, uint32_t rec_kind, const void* 
     std::fwrite(f->block.data(), 1, kBlockSize, f->fp);
     std::fill(f->block.begin(), f->block.end(), 0);
     f->used = 0;
+    f->clock_base = ClockCompactBase{};
   }
   char* dst = f->block.data() + f->used;
   std::memcpy(dst, rec, size);
@@ -105,6 +108,24 @@ uint64_t HostExperimentWriter::stack(const std::vector<uint64_t>& pcs) {
 
 void HostExperimentWriter::clock_sample(const ClockSampleRecord& r) {
   append(DataKind::kProfile, kRecClockSample, &r, sizeof r);
+}
+void HostExperimentWriter::clock_sample_compact(const ClockSampleRecord& r) {
+  File* f = files_[uint32_t(DataKind::kProfile)];
+  if (!f->fp) return;
+  ClockFields fields{r.tstamp_ns, r.stack_id, r.tid, r.cpu, r.flags, {}};
+  std::memcpy(fields.ns, r.ns, sizeof fields.ns);
+  alignas(8) uint8_t buf[kClockCompactMaxSize];
+  ClockCompactBase base = f->clock_base;
+  uint32_t size = encode_clock_compact(&base, fields, buf);
+  if (f->used + size > kBlockSize) {  // the next block starts from the zero base
+    append(DataKind::kProfile, kRecClockCompact, buf, size);  // flushes; rewritten below
+    f->used -= size;
+    std::memset(f->block.data() + f->used, 0, size);
+    base = ClockCompactBase{};
+    size = encode_clock_compact(&base, fields, buf);
+  }
+  append(DataKind::kProfile, kRecClockCompact, buf, size);
+  f->clock_base = base;
 }
 void HostExperimentWriter::overview_sample(const OverviewSampleRecord& r) {
   append(DataKind::kOverview, kRecOverviewSample, &r, sizeof r);

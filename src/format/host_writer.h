@@ -30,6 +30,8 @@ class HostExperimentWriter {
   // Writes the stack once per id; returns its id (a hash of the pcs).
   uint64_t stack(const std::vector<uint64_t>& pcs_leaf_first);
   void clock_sample(const ClockSampleRecord& r);
+  // The same sample as the collector writes it: a compact record (format/clock_compact.h).
+  void clock_sample_compact(const ClockSampleRecord& r);
   void overview_sample(const OverviewSampleRecord& r);
   // Written as the compact record for e.op (encode_heap_record).
   void heap_event(const HeapEvent& e);

@@ -23,6 +23,8 @@ inline constexpr const char* kStackDescriptor =
 #define ERKIT_REC_OMP_TASK                                                                        \
   "42 omp_task 64 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 duration_ns:u64@24 "         \
   "task_id:u64@32 region_id:u64@40 create_ns:u64@48 create_tid:u32@56 runtime:u32@60\n"
+#define ERKIT_REC_CLOCK_COMPACT \
+  "14 clock_compact 0 word:u32@0 present:u8@4 ns_mask:u8@5 body:varint[]@6\n"
 #define ERKIT_REC_HEAP_COMPACT                                                                    \
   "8 heap_alloc 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 address:u64@32\n" \
   "9 heap_free 24 word:u32@0 tid:u32@4 tstamp_ns:u64@8 address:u64@16\n"                            \
@@ -36,8 +38,13 @@ inline constexpr const char* kStackDescriptor =
   "49 heap_java_sample 40 word:u32@0 tid:u32@4 tstamp_ns:u64@8 stack_id:u64@16 size:u64@24 interval:u64@32\n"
 
 // The profile of an OpenMP program also holds clock samples with their OpenMP state and the
-// parallel regions (docs/openmp.md).
+// parallel regions (docs/openmp.md); clock samples without an OpenMP state are written in the
+// compact encoding (kind 14, format/clock_compact.h).
 inline constexpr const char* kClockDescriptor =
+    ERKIT_REC_CLOCK_SAMPLE ERKIT_REC_CLOCK_SAMPLE_OMP ERKIT_REC_OMP_REGION ERKIT_REC_OMP_TASK
+        ERKIT_REC_CLOCK_COMPACT;
+// The profile layout before the compact clock samples (kind 14); readers still accept it.
+inline constexpr const char* kPreCompactClockDescriptor =
     ERKIT_REC_CLOCK_SAMPLE ERKIT_REC_CLOCK_SAMPLE_OMP ERKIT_REC_OMP_REGION ERKIT_REC_OMP_TASK;
 // The profile layout before the task records (regions, no tasks); readers still accept it.
 inline constexpr const char* kPreTaskClockDescriptor =
@@ -59,6 +66,7 @@ inline constexpr const char* kPreJavaHeapDescriptor = ERKIT_REC_HEAP_COMPACT;
 #undef ERKIT_REC_CLOCK_SAMPLE_OMP
 #undef ERKIT_REC_OMP_REGION
 #undef ERKIT_REC_OMP_TASK
+#undef ERKIT_REC_CLOCK_COMPACT
 #undef ERKIT_REC_HEAP_COMPACT
 #undef ERKIT_REC_HEAP_JAVA_ALLOC
 #undef ERKIT_REC_HEAP_JAVA_SAMPLE
@@ -104,7 +112,7 @@ struct OlderDescriptor {
 inline constexpr OlderDescriptor kOlderDescriptors[] = {
     {DataKind::kHeap, kLegacyHeapDescriptor},        {DataKind::kHeap, kPreJavaHeapDescriptor},
     {DataKind::kHeap, kPreJavaSampleHeapDescriptor}, {DataKind::kProfile, kLegacyClockDescriptor},
-    {DataKind::kProfile, kPreTaskClockDescriptor},
+    {DataKind::kProfile, kPreTaskClockDescriptor},   {DataKind::kProfile, kPreCompactClockDescriptor},
 };
 
 // Whether a reader of this version accepts a data file of kind k with this descriptor: this

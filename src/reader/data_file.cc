@@ -27,7 +27,8 @@ struct Mapping {
 
 DataFileStats read_data_file(const std::string& path, format::DataKind expected_kind,
                              const std::function<void(uint32_t, const uint8_t*, uint32_t)>& on_record,
-                             std::vector<std::string>* problems) {
+                             std::vector<std::string>* problems,
+                             const std::function<void(bool)>& on_break) {
   DataFileStats st;
   // O_NONBLOCK and the regular-file check: a FIFO or device in a damaged experiment must not
   // block or be read for ever.
@@ -113,6 +114,7 @@ DataFileStats read_data_file(const std::string& path, format::DataKind expected_
     size_t start = format::kHeaderSize + b * format::kBlockSize;
     size_t end = std::min(m.size, start + format::kBlockSize);
     size_t off = start;
+    if (on_break) on_break(true);
     while (off + 8 <= end) {
       uint32_t word;
       std::memcpy(&word, m.data + off, 4);
@@ -130,6 +132,7 @@ DataFileStats read_data_file(const std::string& path, format::DataKind expected_
       }
       if (!format::record_complete(word)) {
         st.incomplete++;
+        if (on_break) on_break(false);
       } else {
         on_record(kind, m.data + off, size);
         st.records++;

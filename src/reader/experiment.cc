@@ -20,6 +20,7 @@
 #include "reader/lifecycle.h"
 #include "reader/record_bounds.h"
 #include "reader/text_file.h"
+#include "format/clock_compact.h"
 #include "format/log_keys.h"
 #include "format/outside_sampler.h"
 #include "reader/time_order.h"
@@ -381,16 +382,38 @@ void read_data(Experiment& e) {
     if (struct stat sb; stat((e.path + "/" + file).c_str(), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
       size_t bytes = size_t(sb.st_size);
       try {  // an address-space limit may refuse the reservation: then the vectors grow as they fill
-        if (kind == format::DataKind::kProfile) e.clock.reserve(bytes / sizeof(format::ClockSampleRecord));
+        // Compact samples (format/clock_compact.h) take 16 to 24 bytes: reserve for 24.
+        if (kind == format::DataKind::kProfile) e.clock.reserve(bytes / 24);
         if (kind == format::DataKind::kHeap) e.heap.reserve(bytes / sizeof(format::HeapFreeRecord));  // the smallest
         if (kind == format::DataKind::kSync) e.sync.reserve(bytes / sizeof(format::SyncEventRecord));
         if (kind == format::DataKind::kIo) e.io.reserve(bytes / sizeof(format::IoEventRecord));
       } catch (const std::exception&) {
       }
     }
+    // Compact clock samples decode against the previous one of their block; after an incomplete
+    // or corrupt record the rest of the block cannot be decoded (counted in `undecodable`).
+    format::ClockCompactBase cbase{};
+    bool cvalid = true;
+    uint64_t undecodable = 0;
+    auto on_break = [&](bool block_start) {
+      cbase = format::ClockCompactBase{};
+      cvalid = block_start;
+    };
     auto st = read_data_file(e.path + "/" + file, kind, [&](uint32_t rk, const uint8_t* p, uint32_t size) {
       progress.tick();
       switch (rk) {
+        case format::kRecClockCompact: {
+          format::ClockFields f;
+          if (!cvalid) { ++undecodable; return; }
+          if (!format::decode_clock_compact(&cbase, p, size, &f)) { ++bad; cvalid = false; return; }
+          bool ok = true;
+          for (uint64_t ns : f.ns) ok = ok && ns <= kMaxPlausible;
+          if (!ok) { ++implausible; return; }
+          ClockSample s{f.tstamp_ns, f.stack_id, f.tid, f.cpu, f.flags, 0, {}};
+          std::memcpy(s.ns, f.ns, sizeof s.ns);
+          e.clock.push_back(s);
+          return;
+        }
         case format::kRecStack: {
           format::StackRecord h;
           if (size < sizeof h) { ++bad; return; }
@@ -487,8 +510,12 @@ void read_data(Experiment& e) {
         }
         default: ++bad;
       }
-    }, &msgs);
+    }, &msgs, on_break);
     for (auto& m : msgs) e.problems.push_back({file, m});
+    if (undecodable)
+      e.problems.push_back({file, fmt::format("{} compact clock samples after an incomplete or damaged record in "
+                                              "their block could not be decoded and were skipped",
+                                              undecodable)});
     if (st.open_error && !(outside && st.open_error == ENOENT)) report_absent_data_file(e, kind, st.open_error);
     if (bad) e.problems.push_back({file, fmt::format("{} records of unknown kind or wrong size skipped", bad)});
     if (implausible)

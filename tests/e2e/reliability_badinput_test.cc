@@ -23,7 +23,9 @@ class ReliabilityBadInput : public ::testing::Test {
   // One recording of work_ratio shared by every test (each works on its own copy).
   static void SetUpTestSuite() {
     base_dir_ = new std::string(make_workdir("rel_badinput_base"));
-    auto c = run("cd " + *base_dir_ + " && " + bin("collect") + " -o base.er -p hi " + program("work_ratio"));
+    // 88-byte clock records (ERKIT_CLOCK_RECORDS=full): the tests patch fields at fixed offsets.
+    auto c = run("cd " + *base_dir_ + " && ERKIT_CLOCK_RECORDS=full " + bin("collect") + " -o base.er -p hi " +
+                 program("work_ratio"));
     base_ok_ = c.status == 0;
   }
   static void TearDownTestSuite() {
