@@ -65,8 +65,11 @@ class ErModel {
                       std::string* error);
 
   // Computes reports ahead of the page's requests (kept as run() keeps them), in order, until
-  // stop_prewarm(): the first screen's function list first, then the reports of the other tabs
-  // (docs/performance.md, section 10). Each report holds the lock only while it runs. Two
+  // stop_prewarm(): the first screen's function list first, on the page's session; then, once
+  // the page has it, the others on a second session of the same experiments (the prewarm
+  // session, er_model_prewarm.cc), so that a page request never waits for a prewarm report
+  // (docs/performance.md, section 10). The prewarm session follows the page's settings (it
+  // replays them) and a report it computed is kept only if no setting changed meanwhile. Two
   // entries are no command: "#edges" (every function's callers and callees, kept by the
   // model) and "#annotation" (the line and PC metrics source and disasm share).
   void prewarm(const std::vector<std::string>& lines, size_t tree_nodes);
@@ -78,7 +81,7 @@ class ErModel {
     selection_cv_.notify_all();
   }
   // After prewarm(): until stop_prewarm(), computes csingle, source and disasm of each function
-  // the page selects (want_function), yielding to the page's requests as prewarm() does.
+  // the page selects (want_function) on the prewarm session.
   void prewarm_selections();
   void want_function(uint64_t id) {
     {
@@ -87,6 +90,10 @@ class ErModel {
     }
     selection_cv_.notify_all();
   }
+  // Reports the prewarm session computed and the page's cache kept (for tests and /api/info).
+  size_t prewarm_kept() const { return prewarm_kept_; }
+  // For tests: holds the prewarm session as a long prewarm report does.
+  std::unique_lock<std::mutex> hold_prewarm_session() { return std::unique_lock<std::mutex>(warm_mu_); }
   // Whether prewarm() has run through its list (for the bench and /api/info).
   bool prewarmed() const { return prewarmed_; }
   // Wall seconds of the last load() and of prewarm()'s "functions" (for the bench, /api/info).
@@ -111,11 +118,46 @@ class ErModel {
  private:
   mutable std::mutex mu_;
   std::unique_ptr<erprint::Session> session_;
-  std::string run_locked(const std::vector<std::string>& lines);
-  std::string run_locked_keyed(const std::string& line, const std::string& key);
-  // One command's JSON lines; reports are kept (by key) until a setting changes.
-  std::string run_one(const std::string& line, const std::string& cache_key);
+  using Lock = std::unique_lock<std::mutex>;
+  std::string run_locked(Lock& lock, const std::vector<std::string>& lines);
+  std::string run_locked_keyed(Lock& lock, const std::string& line, const std::string& key);
+  // One command's JSON lines; reports are kept (by key) until a setting changes. A report the
+  // prewarm session is computing under the same settings is waited for, not computed twice.
+  std::string run_one(Lock& lock, const std::string& line, const std::string& cache_key);
   std::map<std::string, std::string> cache_;
+  // The page session's settings: the setting commands run since the load, in order (the
+  // prewarm session replays them), and the load they follow (a new load starts again).
+  std::vector<std::string> settings_;
+  uint64_t load_epoch_ = 0;
+  std::vector<std::string> load_paths_;
+  // The report the prewarm session computes now (its key, "" when none) and the settings it
+  // was computed under; warm_cv_ (with mu_) tells when it is kept or dropped.
+  std::string warm_key_;
+  uint64_t warm_epoch_ = 0;
+  size_t warm_settings_ = 0;
+  std::condition_variable warm_cv_;
+  // The prewarm session (er_model_prewarm.cc); lock order: warm_mu_ before mu_.
+  std::mutex warm_mu_;
+  std::unique_ptr<erprint::Session> warm_;
+  uint64_t warm_loaded_epoch_ = 0;
+  size_t warm_applied_ = 0;  // settings_ replayed on it
+  std::atomic<size_t> prewarm_kept_{0};
+  // On the prewarm session (warm_mu_ held): loads it if needed, replays the page's settings,
+  // computes `line` and keeps it under `key` if the page's settings are still those.
+  void warm_report(const std::string& line, const std::string& key, size_t limit);
+  bool warm_sync();  // loads and replays; false when there is nothing to compute on
+  // A command line's JSON lines on session `s` (an error as er_print's JSON error object).
+  static std::string capture(erprint::Session& s, const std::string& line, bool* ok);
+  // The line `command "name" N` naming function `id` of `s`; false with *error.
+  static bool function_line(erprint::Session& s, const std::string& command, uint64_t id, std::string* line,
+                            std::string* error);
+  // A session of `paths` with the .er.rc files, in JSON mode; *ok false (with *error) when one
+  // cannot be read.
+  static std::unique_ptr<erprint::Session> open_session(const std::vector<std::string>& paths, bool* ok,
+                                                        std::string* error);
+  static double cpu_seconds();  // of the process, user + system
+  // Whether a line is a report (kept) or a setting (changes every report).
+  static void classify(const std::string& line, bool* report, bool* setting);
   std::atomic<bool> stop_prewarm_{false}, prewarmed_{false};
   std::atomic<double> load_seconds_{0}, first_report_seconds_{0}, load_cpu_seconds_{0}, first_report_cpu_seconds_{0};
   // Set once the page has fetched the function list: prewarm() computes nothing after the
@@ -125,14 +167,9 @@ class ErModel {
   std::mutex selection_mu_;
   std::condition_variable selection_cv_;
   int64_t wanted_ = -1;
-  // The page's requests waiting for the lock: prewarm() lets them go first.
-  std::atomic<int> waiting_{0};
-  std::unique_lock<std::mutex> page_lock() {
-    ++waiting_;
-    std::unique_lock<std::mutex> l = loaded_lock();
-    --waiting_;
-    return l;
-  }
+  // The page's requests: the page's session, once loaded (the prewarm session never holds it
+  // longer than to look at the settings and to keep a report).
+  std::unique_lock<std::mutex> page_lock() { return loaded_lock(); }
   // The lock, once no load is under way (start_loading).
   std::unique_lock<std::mutex> loaded_lock() const {
     std::unique_lock<std::mutex> l(mu_);

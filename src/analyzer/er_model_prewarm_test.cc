@@ -1,0 +1,109 @@
+// Prewarming on the prewarm session (er_model_prewarm.cc): a page request never waits for a
+// prewarm report, and what the prewarm session keeps is exactly what the page's session (and
+// er_print) gives under the page's current settings.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <future>
+#include <thread>
+
+#include "analyzer/er_model.h"
+#include "synthetic_experiment.h"
+#include "views/json.h"
+
+namespace erkit::analyzer {
+namespace {
+
+class ErModelPrewarmTest : public erprint::testing::SessionFixture {
+ protected:
+  void SetUp() override {
+    erprint::testing::Synthetic s;
+    s.clock = {"main;solve;kernel 30", "main;solve 10", "main;io 5", "main;setup 3"};
+    add(s);
+    open();
+    run("outformat json");
+    std::string error;
+    ASSERT_TRUE(m.load({path(0)}, &error)) << error;
+  }
+  std::string dump(const std::string& text) {
+    json::Value v;
+    std::string error;
+    EXPECT_TRUE(json::parse(text, &v, &error)) << error << "\n" << text;
+    return v.is_array() && v.size() == 1 ? v[0].dump() : v.dump();
+  }
+  ErModel m;
+};
+
+TEST_F(ErModelPrewarmTest, KeptReportsAreThePageSessionsUnderItsCurrentSettings) {
+  EXPECT_EQ(dump(m.run({"functions"})), dump(run("functions")));  // the first screen
+  m.prewarm({"functions", "calltree", "statistics", "#edges", "#annotation", "callers-callees"}, 1000);
+  EXPECT_EQ(m.prewarm_kept(), 3u);  // calltree, statistics, callers-callees
+  EXPECT_EQ(dump(m.calltree(1000)), dump(run("calltree")));
+  EXPECT_EQ(dump(m.run({"statistics"})), dump(run("statistics")));
+  EXPECT_EQ(dump(m.run({"callers-callees"})), dump(run("callers-callees")));
+  // A setting of the page after the prewarm session was loaded: it is replayed there before
+  // the next report, so the kept function list has two rows, as er_print's after `limit 2`.
+  m.run({"limit 2"});
+  m.prewarm({"statistics", "functions"}, 1000);
+  EXPECT_EQ(m.prewarm_kept(), 4u);
+  run("limit 2");
+  const std::string f = dump(m.run({"functions"}));
+  EXPECT_EQ(f, dump(run("functions")));
+  json::Value v;
+  std::string error;
+  ASSERT_TRUE(json::parse(f, &v, &error));
+  EXPECT_EQ(v["data"]["rows"].size(), 2u);
+}
+
+TEST_F(ErModelPrewarmTest, SelectedFunctionsReportsComeFromThePrewarmSession) {
+  json::Value fl;
+  std::string error;
+  ASSERT_TRUE(json::parse(m.run({"functions"}), &fl, &error));
+  uint64_t kernel = 0;
+  for (const auto& r : fl[0]["data"]["rows"].elements())
+    if (r["name"].as_string() == "kernel") kernel = uint64_t(r["id"].as_int());
+  ASSERT_NE(kernel, 0u);
+  m.prewarm({"functions", "#edges"}, 1000);
+  const size_t kept = m.prewarm_kept();
+  // Reports with an error (no object file for disasm, say) are not kept.
+  size_t reports = 0;
+  for (const char* cmd : {"csingle", "source", "disasm"}) {
+    json::Value d;
+    ASSERT_TRUE(json::parse(run(std::string(cmd) + " kernel"), &d, &error));
+    reports += d["error"].is_null() ? 1 : 0;
+  }
+  EXPECT_GE(reports, 1u);
+  std::thread t([&] { m.prewarm_selections(); });
+  m.want_function(kernel);
+  // csingle, source and disasm of kernel, then nothing more to do: stop.
+  for (int i = 0; i < 6000 && m.prewarm_kept() < kept + reports; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  m.stop_prewarm();
+  t.join();
+  EXPECT_EQ(m.prewarm_kept(), kept + reports);
+  for (const char* cmd : {"csingle", "source", "disasm"}) {
+    const std::string got = m.run_for_function(cmd, kernel, &error);
+    EXPECT_EQ(error, "");
+    EXPECT_EQ(dump(got), dump(run(std::string(cmd) + " kernel"))) << cmd;
+  }
+}
+
+TEST_F(ErModelPrewarmTest, APageRequestIsAnsweredWhileThePrewarmSessionIsBusy) {
+  m.run({"functions"});
+  m.prewarm({"functions", "statistics"}, 1000);  // the prewarm session is loaded
+  // The prewarm session held as by a long report: the page's own requests still go through
+  // (before, prewarm reports ran on the page's session and a click waited for them).
+  std::unique_lock<std::mutex> hold = m.hold_prewarm_session();
+  auto f = std::async(std::launch::async, [&] { return m.run({"limit 3", "calltree", "lines"}); });
+  const bool answered = f.wait_for(std::chrono::seconds(120)) == std::future_status::ready;
+  hold.unlock();
+  ASSERT_TRUE(answered) << "a page request waited for the prewarm session";
+  json::Value v;
+  std::string error;
+  ASSERT_TRUE(json::parse(f.get(), &v, &error)) << error;
+  ASSERT_EQ(v.size(), 3u);
+  run("limit 3");
+  EXPECT_EQ(v[1].dump(), dump(run("calltree")));
+}
+
+}  // namespace
+}  // namespace erkit::analyzer
