@@ -112,6 +112,14 @@ class ErModel {
   // t1 <= t0: the whole run.
   std::string timeline_events(uint64_t t0, uint64_t t1, uint32_t buckets);
 
+  // The Experiments tab's notes (er_model_notes.cc): writes `text` as the notes file of
+  // experiment `expid` (1-based, as header numbers them) and shows it in the model's header.
+  // False with *error.
+  bool save_notes(uint32_t expid, const std::string& text, std::string* error);
+  // Create Mapfile: er_print's `mapfile OBJECT - FORMAT` text (format gnu, gold or lld);
+  // nothing is written on the server. "" with *error.
+  std::string mapfile(const std::string& object, const std::string& format, std::string* error);
+
   // Commands the page may send through run (for docs and tests).
   static const std::vector<std::string>& api_commands();
 

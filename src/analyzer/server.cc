@@ -221,6 +221,28 @@ void AnalyzerServer::routes() {
     res.set_content(o + "]}", "application/json");
   });
 
+  // POST /api/notes {"experiment": 1, "text": "..."}: the Experiments tab's notes, saved into
+  // that experiment's notes file (er_model_notes.cc).
+  http_->Post("/api/notes", [this](const httplib::Request& req, httplib::Response& res) {
+    json::Value body;
+    std::string error;
+    if (!json::parse(req.body, &body, &error)) return json_error(res, 400, "bad JSON: " + error);
+    if (body["experiment"].kind() != json::Value::Kind::Int || body["text"].kind() != json::Value::Kind::String)
+      return json_error(res, 400, "expected {\"experiment\": N, \"text\": \"...\"}");
+    const int64_t x = body["experiment"].as_int();
+    if (x < 1 || x > 1000000) return json_error(res, 400, fmt::format("no experiment {}", x));
+    if (!model_.save_notes(uint32_t(x), body["text"].as_string(), &error)) return json_error(res, 400, error);
+    res.set_content("{\"saved\":true}", "application/json");
+  });
+
+  // GET /api/mapfile?object=NAME&format=lld: Create Mapfile's text (the browser saves it).
+  http_->Get("/api/mapfile", [this](const httplib::Request& req, httplib::Response& res) {
+    std::string error;
+    std::string text = model_.mapfile(req.get_param_value("object"), req.get_param_value("format"), &error);
+    if (!error.empty()) return json_error(res, 400, error);
+    res.set_content(text, "text/plain; charset=utf-8");
+  });
+
   // GET /api/fn?cmd=source&id=12: a per-function report (fsingle, csingle, source, disasm).
   http_->Get("/api/fn", [this](const httplib::Request& req, httplib::Response& res) {
     const std::string cmd = req.get_param_value("cmd"), ids = req.get_param_value("id");

@@ -11,6 +11,8 @@ import {ThreadTimeline, threadTable, eventPanel, colorOfFunction} from './thread
 import {renderCompare} from './compare.js';
 import {hasDataspace, renderDataObjects, renderDataLayout, renderMemObjects} from './dataspace.js';
 import {setupCollect, fill as fillCollect} from './collect.js';
+import {notesHtml, wireNotes} from './notes.js';
+import {setupMapfile} from './mapfile.js';
 
 const state = {tab: 'functions', fn: null, filter: '', range: null, inverted: false, compare: 'off', memobj: ''};
 const $ = id => document.getElementById(id);
@@ -297,7 +299,7 @@ const tabs = [
         if (e[k] !== undefined) h += `<dt>${k}</dt><dd data-key="${k}">${escapeHtml(Array.isArray(e[k]) ? e[k].join(' ') : e[k])}</dd>`;
       if (e.end) h += `<dt>end</dt><dd>${escapeHtml(e.end.description || e.end.how)}</dd>`;
       h += '</dl>';
-      if (e.notes) h += `<h4>Notes</h4><pre>${escapeHtml(e.notes)}</pre>`;
+      h += notesHtml(e);
       if ((e.errors || []).length) h += '<h4>Errors</h4><ul>' + e.errors.map(x => `<li class="error">${escapeHtml(x.file)}: ${escapeHtml(x.message)}</li>`).join('') + '</ul>';
       if ((e.warnings || []).length) h += '<h4>Warnings</h4><ul>' + e.warnings.map(x => `<li>${escapeHtml(x.text)}</li>`).join('') + '</ul>';
       h += '</section>';
@@ -305,6 +307,7 @@ const tabs = [
     h += '<h3>Load Objects</h3><table class="metrics" id="objects-table" tabindex="0"><thead><tr><th>#</th><th>Name</th><th>Path</th><th>Build ID</th></tr></thead><tbody>';
     for (const o of objs.objects) h += `<tr><td>${o.index}</td><td>${escapeHtml(o.name)}</td><td>${escapeHtml(o.path)}</td><td>${escapeHtml(o.build_id || '')}</td></tr>`;
     el.innerHTML = h + '</tbody></table>';
+    wireNotes(el);
   }},
 ];
 
@@ -545,6 +548,7 @@ async function start() {
     else if (ev.key === 'ArrowLeft') show(shown[(i - 1 + shown.length) % shown.length].id);
   };
   setupDialogs();
+  setupMapfile();
   await applyFilter(true);
   await showSummary();
   await show(state.tab);
