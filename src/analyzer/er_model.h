@@ -109,8 +109,9 @@ class ErModel {
   // The per-thread timeline (er_model_events.cc): per experiment and thread its events of each
   // data kind (counts of all, and the first event of each of `buckets` equal slices of
   // [t0, t1) ns with its stack), the stacks (function ids, leaf first) and their names.
-  // t1 <= t0: the whole run.
-  std::string timeline_events(uint64_t t0, uint64_t t1, uint32_t buckets);
+  // t1 <= t0: the whole run. by_cpu: per experiment and CPU instead (the events whose CPU was
+  // recorded; "has_cpu" says whether any was).
+  std::string timeline_events(uint64_t t0, uint64_t t1, uint32_t buckets, bool by_cpu = false);
 
   // The Experiments tab's notes (er_model_notes.cc): writes `text` as the notes file of
   // experiment `expid` (1-based, as header numbers them) and shows it in the model's header.

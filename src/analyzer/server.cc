@@ -195,7 +195,8 @@ void AnalyzerServer::routes() {
     res.set_content(fmt::format("{{\"path\":{}}}", json_string(path)), "application/json");
   });
 
-  // GET /api/events?t0=0&t1=0&buckets=800: the per-thread timeline's events (er_model_events.cc).
+  // GET /api/events?t0=0&t1=0&buckets=800[&by=cpu]: the per-thread (or per-CPU) timeline's
+  // events (er_model_events.cc).
   http_->Get("/api/events", [this](const httplib::Request& req, httplib::Response& res) {
     uint64_t v[3] = {0, 0, 800};
     const char* names[3] = {"t0", "t1", "buckets"};
@@ -207,7 +208,9 @@ void AnalyzerServer::routes() {
         return json_error(res, 400, fmt::format("bad {} '{}'", names[k], s));
     }
     if (v[2] == 0 || v[2] > 20000) return json_error(res, 400, "buckets: 1 to 20000");
-    res.set_content(model_.timeline_events(v[0], v[1], uint32_t(v[2])), "application/json");
+    const std::string by = req.has_param("by") ? req.get_param_value("by") : "thread";
+    if (by != "thread" && by != "cpu") return json_error(res, 400, fmt::format("by: thread or cpu, not '{}'", by));
+    res.set_content(model_.timeline_events(v[0], v[1], uint32_t(v[2]), by == "cpu"), "application/json");
   });
 
   // GET /api/fnid?name=two: the ids of the functions of that name (er_print's name rule).

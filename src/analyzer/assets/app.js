@@ -242,15 +242,16 @@ const tabs = [
     // Per thread: one bar per data kind, each event as its call stack (threads.js).
     const ctl = document.createElement('div');
     ctl.className = 'timeline-controls';
-    ctl.innerHTML = `<b>Threads</b> <label>Align: <select id="timeline-align"><option value="root">root</option><option value="leaf">leaf</option></select></label>
+    ctl.innerHTML = `<b>Threads</b> <label id="timeline-by-label" hidden>Bars per: <select id="timeline-by"><option value="thread">thread</option><option value="cpu">CPU</option></select></label> <label>Align: <select id="timeline-align"><option value="root">root</option><option value="leaf">leaf</option></select></label>
       <label>Depth: <input id="timeline-depth" type="number" min="1" max="36" value="12" size="3"></label> <button id="threads-reset">Reset zoom</button>`;
     el.appendChild(ctl);
     const tcanvas = document.createElement('canvas');
     tcanvas.id = 'threads-canvas';
     tcanvas.className = 'graph';
     el.appendChild(tcanvas);
+    let by = 'thread';  // per thread, or per CPU when the data has the CPU (Bars per)
     const fetchEvents = async (t0, t1, buckets) => {
-      const r = await fetch(`/api/events?t0=${t0}&t1=${t1}&buckets=${buckets}`, {credentials: 'same-origin'});
+      const r = await fetch(`/api/events?t0=${t0}&t1=${t1}&buckets=${buckets}&by=${by}`, {credentials: 'same-origin'});
       const j = await r.json();
       if (!r.ok) throw new Error(j.error || r.statusText);
       return j;
@@ -264,6 +265,15 @@ const tabs = [
     tt.set(data, state.range);
     el.insertAdjacentHTML('beforeend', threadTable(data));
     window.__threads = tt;
+    $('timeline-by-label').hidden = !data.has_cpu;
+    $('timeline-by').onchange = async e => {
+      by = e.target.value;
+      tt.selected = null;
+      const d2 = await fetchEvents(Math.max(0, Math.floor(tt.view[0])), Math.ceil(tt.view[1]), Math.max(1, Math.round(tt.width())));
+      tt.set(d2, tt.range);
+      $('timeline-threads').outerHTML = threadTable(d2);
+      el.dataset.by = by;
+    };
     $('timeline-align').onchange = e => { tt.align = e.target.value; tt.draw(); };
     $('timeline-depth').onchange = e => { tt.depth = Math.max(1, +e.target.value || 12); tt.draw(); };
     $('threads-reset').onclick = () => tt.resetZoom();
