@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <future>
+#include <map>
 #include <thread>
 
 #include "analyzer/er_model.h"
@@ -29,7 +30,7 @@ class ErModelPrewarmTest : public erprint::testing::SessionFixture {
     json::Value v;
     std::string error;
     EXPECT_TRUE(json::parse(text, &v, &error)) << error << "\n" << text;
-    return v.is_array() && v.size() == 1 ? v[0].dump() : v.dump();
+    return v.kind() == json::Value::Kind::Array && v.size() == 1 ? v[0].dump() : v.dump();
   }
   ErModel m;
 };
@@ -67,10 +68,10 @@ TEST_F(ErModelPrewarmTest, SelectedFunctionsReportsComeFromThePrewarmSession) {
   const size_t kept = m.prewarm_kept();
   // Reports with an error (no object file for disasm, say) are not kept.
   size_t reports = 0;
+  std::map<std::string, std::string> direct;
   for (const char* cmd : {"csingle", "source", "disasm"}) {
-    json::Value d;
-    ASSERT_TRUE(json::parse(run(std::string(cmd) + " kernel"), &d, &error));
-    reports += d["error"].is_null() ? 1 : 0;
+    direct[cmd] = run(std::string(cmd) + " kernel");
+    reports += ok_ ? 1 : 0;
   }
   EXPECT_GE(reports, 1u);
   std::thread t([&] { m.prewarm_selections(); });
@@ -81,9 +82,10 @@ TEST_F(ErModelPrewarmTest, SelectedFunctionsReportsComeFromThePrewarmSession) {
   t.join();
   EXPECT_EQ(m.prewarm_kept(), kept + reports);
   for (const char* cmd : {"csingle", "source", "disasm"}) {
+    if (direct[cmd].empty()) continue;  // er_print's error: nothing kept
     const std::string got = m.run_for_function(cmd, kernel, &error);
     EXPECT_EQ(error, "");
-    EXPECT_EQ(dump(got), dump(run(std::string(cmd) + " kernel"))) << cmd;
+    EXPECT_EQ(dump(got), dump(direct[cmd])) << cmd;
   }
 }
 

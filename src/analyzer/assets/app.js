@@ -250,6 +250,7 @@ const tabs = [
     tcanvas.className = 'graph';
     el.appendChild(tcanvas);
     let by = 'thread';  // per thread, or per CPU when the data has the CPU (Bars per)
+    el.dataset.by = by;
     const fetchEvents = async (t0, t1, buckets) => {
       const r = await fetch(`/api/events?t0=${t0}&t1=${t1}&buckets=${buckets}&by=${by}`, {credentials: 'same-origin'});
       const j = await r.json();
