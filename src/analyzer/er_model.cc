@@ -180,7 +180,7 @@ std::string ErModel::capture(erprint::Session& s, const std::string& line, bool*
   return text;
 }
 
-std::string ErModel::run_one(Lock& lock, const std::string& line, const std::string& cache_key) {
+std::string ErModel::run_one(Lock& lock, const std::string& line, const std::string& cache_key, size_t limit) {
   bool report = false, setting = false;
   classify(line, &report, &setting);
   if (report) {
@@ -197,7 +197,12 @@ std::string ErModel::run_one(Lock& lock, const std::string& line, const std::str
     warm_cv_.notify_all();      // a report waited for is now of other settings
   }
   bool ok = false;
+  // A limit for this report alone (the call tree's node count), the session's own restored:
+  // set here, after any wait above, on the session that computes it.
+  const size_t keep = session_->limit;
+  if (limit) session_->limit = limit;
   std::string text = capture(*session_, line, &ok);
+  if (limit) session_->limit = keep;
   if (report && ok && cached_bytes_ + text.size() <= kCacheBytes) {
     cached_bytes_ += text.size();
     cache_.emplace(cache_key, text);
@@ -231,15 +236,11 @@ std::string ErModel::calltree(size_t nodes) {
   if (!session_) return "[]";
   // er_print's limit cuts the tree after `nodes` rows in depth-first order, as in its text
   // form; the session's own limit is restored, so no setting changes.
-  const size_t keep = session_->limit;
-  session_->limit = nodes;
-  std::string out = run_locked_keyed(lock, "calltree", fmt::format("calltree#{}", nodes));
-  session_->limit = keep;
-  return out;
+  return run_locked_keyed(lock, "calltree", fmt::format("calltree#{}", nodes), nodes);
 }
 
-std::string ErModel::run_locked_keyed(Lock& lock, const std::string& line, const std::string& key) {
-  std::string text = run_one(lock, line, key);
+std::string ErModel::run_locked_keyed(Lock& lock, const std::string& line, const std::string& key, size_t limit) {
+  std::string text = run_one(lock, line, key, limit);
   while (!text.empty() && text.back() == '\n') text.pop_back();
   return "[" + text + "]";
 }

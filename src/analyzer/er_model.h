@@ -71,7 +71,10 @@ class ErModel {
   // (docs/performance.md, section 10). The prewarm session follows the page's settings (it
   // replays them) and a report it computed is kept only if no setting changed meanwhile. Two
   // entries are no command: "#edges" (every function's callers and callees, kept by the
-  // model) and "#annotation" (the line and PC metrics source and disasm share).
+  // model) and "#annotation" (the line and PC metrics source and disasm share); "#swap" hands
+  // the prewarm session, with what it built, to the page (the page's session becomes the
+  // prewarm session) when both have the same settings, so that the page's Callers-Callees,
+  // Source and Disassembly find the edges and line metrics built.
   void prewarm(const std::vector<std::string>& lines, size_t tree_nodes);
   void stop_prewarm() {
     {
@@ -92,6 +95,7 @@ class ErModel {
   }
   // Reports the prewarm session computed and the page's cache kept (for tests and /api/info).
   size_t prewarm_kept() const { return prewarm_kept_; }
+  size_t prewarm_swaps() const { return prewarm_swaps_; }
   // For tests: holds the prewarm session as a long prewarm report does.
   std::unique_lock<std::mutex> hold_prewarm_session() { return std::unique_lock<std::mutex>(warm_mu_); }
   // Whether prewarm() has run through its list (for the bench and /api/info).
@@ -129,10 +133,10 @@ class ErModel {
   std::unique_ptr<erprint::Session> session_;
   using Lock = std::unique_lock<std::mutex>;
   std::string run_locked(Lock& lock, const std::vector<std::string>& lines);
-  std::string run_locked_keyed(Lock& lock, const std::string& line, const std::string& key);
+  std::string run_locked_keyed(Lock& lock, const std::string& line, const std::string& key, size_t limit = 0);
   // One command's JSON lines; reports are kept (by key) until a setting changes. A report the
   // prewarm session is computing under the same settings is waited for, not computed twice.
-  std::string run_one(Lock& lock, const std::string& line, const std::string& cache_key);
+  std::string run_one(Lock& lock, const std::string& line, const std::string& cache_key, size_t limit = 0);
   std::map<std::string, std::string> cache_;
   // The page session's settings: the setting commands run since the load, in order (the
   // prewarm session replays them), and the load they follow (a new load starts again).
@@ -150,7 +154,7 @@ class ErModel {
   std::unique_ptr<erprint::Session> warm_;
   uint64_t warm_loaded_epoch_ = 0;
   size_t warm_applied_ = 0;  // settings_ replayed on it
-  std::atomic<size_t> prewarm_kept_{0};
+  std::atomic<size_t> prewarm_kept_{0}, prewarm_swaps_{0};
   // On the prewarm session (warm_mu_ held): loads it if needed, replays the page's settings,
   // computes `line` and keeps it under `key` if the page's settings are still those.
   void warm_report(const std::string& line, const std::string& key, size_t limit);

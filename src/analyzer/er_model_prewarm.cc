@@ -111,6 +111,17 @@ void ErModel::prewarm(const std::vector<std::string>& lines, size_t tree_nodes) 
     } else if (l == "#annotation") {
       // The line and PC metrics every Source and Disassembly report shares.
       if (warm_sync()) erprint::warm_annotation_metrics(*warm_);
+    } else if (l == "#swap") {
+      // The page gets the session whose edges and line metrics are built; the sessions are
+      // interchangeable when the same settings were applied to both. A page request waiting
+      // (warm_cv_) takes the session afresh after its wait.
+      if (warm_sync()) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (session_ && warm_loaded_epoch_ == load_epoch_ && warm_applied_ == settings_.size()) {
+          std::swap(session_, warm_);
+          ++prewarm_swaps_;
+        }
+      }
     } else {
       warm_report(l, l, 0);
     }

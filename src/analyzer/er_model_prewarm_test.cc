@@ -37,8 +37,11 @@ class ErModelPrewarmTest : public erprint::testing::SessionFixture {
 
 TEST_F(ErModelPrewarmTest, KeptReportsAreThePageSessionsUnderItsCurrentSettings) {
   EXPECT_EQ(dump(m.run({"functions"})), dump(run("functions")));  // the first screen
-  m.prewarm({"functions", "calltree", "statistics", "#edges", "#annotation", "callers-callees"}, 1000);
+  m.prewarm({"functions", "calltree", "statistics", "#edges", "#annotation", "#swap", "callers-callees"}, 1000);
   EXPECT_EQ(m.prewarm_kept(), 3u);  // calltree, statistics, callers-callees
+  // The page now has the prewarm session (its edges and line metrics built), the prewarm
+  // session the page's: the same settings, the same reports.
+  EXPECT_EQ(m.prewarm_swaps(), 1u);
   EXPECT_EQ(dump(m.calltree(1000)), dump(run("calltree")));
   EXPECT_EQ(dump(m.run({"statistics"})), dump(run("statistics")));
   EXPECT_EQ(dump(m.run({"callers-callees"})), dump(run("callers-callees")));
@@ -54,6 +57,14 @@ TEST_F(ErModelPrewarmTest, KeptReportsAreThePageSessionsUnderItsCurrentSettings)
   std::string error;
   ASSERT_TRUE(json::parse(f, &v, &error));
   EXPECT_EQ(v["data"]["rows"].size(), 2u);
+  // A swap only when both sessions have the same settings: the prewarm session replays the
+  // `limit 2` first, then hands itself over; the page's later reports are er_print's.
+  m.run({"limit 3"});
+  m.prewarm({"statistics", "#swap", "lines"}, 1000);
+  EXPECT_EQ(m.prewarm_swaps(), 2u);
+  run("limit 3");
+  EXPECT_EQ(dump(m.run({"functions"})), dump(run("functions")));
+  EXPECT_EQ(dump(m.run({"lines"})), dump(run("lines")));
 }
 
 TEST_F(ErModelPrewarmTest, SelectedFunctionsReportsComeFromThePrewarmSession) {

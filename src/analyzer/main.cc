@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
       // First what the first screen shows (the function list), then what a click needs at once
       // (callers and callees, the line and PC metrics of Source and Disassembly), then which
       // tabs apply and the other tabs' reports.
-      model.prewarm({"functions", "#edges", "#annotation", "experiment_list", "leaks", "data_objects", "overview",
+      model.prewarm({"functions", "#edges", "#annotation", "#swap", "experiment_list", "leaks", "data_objects", "overview",
                      "calltree", "statistics", "header", "objects", "lines", "pcs"},
                     20000);
       model.prewarm_selections();
