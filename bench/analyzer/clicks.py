@@ -71,7 +71,9 @@ def main():
             print(f'| {what} | {ms:.0f} |')
         print(f'\nserver: load {info.get("load_seconds")} s ({info.get("load_cpu_seconds")} CPU s), '
               f'functions {info.get("functions_seconds")} s ({info.get("functions_cpu_seconds")} CPU s), '
-              f'prewarmed {info.get("prewarmed")}, prewarm_kept {info.get("prewarm_kept", "-")}')
+              f'prewarmed {info.get("prewarmed")}, prewarm_kept {info.get("prewarm_kept", "-")}, '
+              f'swaps {info.get("prewarm_swaps", "-")}, builds skipped {info.get("prewarm_build_skips", "-")}, '
+              f'page waited for a build {info.get("page_build_waits", "-")}')
     finally:
         proc.terminate()
         proc.wait()

@@ -180,9 +180,26 @@ std::string ErModel::capture(erprint::Session& s, const std::string& line, bool*
   return text;
 }
 
+std::string ErModel::build_of(const std::string& line) {
+  std::string err;
+  auto words = erprint::split_command_line(line, &err);
+  const erprint::Command* c = words.empty() ? nullptr : erprint::find_command(words[0], &err);
+  if (!c) return "";
+  if (c->name == "csingle" || c->name == "callers-callees") return "#edges";
+  if (c->name == "source" || c->name == "disasm") return "#annotation";
+  return "";
+}
+
+void ErModel::swap_sessions() {
+  std::swap(session_, warm_);
+  std::swap(page_built_, warm_built_);
+  ++prewarm_swaps_;
+}
+
 std::string ErModel::run_one(Lock& lock, const std::string& line, const std::string& cache_key, size_t limit) {
   bool report = false, setting = false;
   classify(line, &report, &setting);
+  const std::string need = report ? build_of(line) : std::string();
   if (report) {
     // The prewarm session computing this report under the same settings: wait for it.
     warm_cv_.wait(lock, [&] {
@@ -190,6 +207,26 @@ std::string ErModel::run_one(Lock& lock, const std::string& line, const std::str
     });
     auto it = cache_.find(cache_key);
     if (it != cache_.end()) return it->second;
+    if (!need.empty() && !has(page_built_, need)) {
+      // The build this report needs: the prewarm session making it now under the same
+      // settings, wait and take that session (warm_build hands it over); made already there,
+      // take it if the prewarm session is free; else it is made here (and skipped there).
+      auto building = [&] {
+        return build_key_ == need && build_epoch_ == load_epoch_ && build_settings_ == settings_.size();
+      };
+      if (building()) {
+        ++build_waiters_;  // warm_build counts them for this build and sets 0 when it ends
+        ++build_waits_;
+        warm_cv_.wait(lock, [&] { return !building(); });
+      } else if (std::unique_lock<std::mutex> wl(warm_mu_, std::try_to_lock);  // never waits: lock order
+                 wl && warm_ && session_ && has(warm_built_, need) && warm_loaded_epoch_ == load_epoch_ &&
+                 warm_applied_ == settings_.size()) {
+        swap_sessions();
+      }
+      if (!session_) return "";
+      it = cache_.find(cache_key);
+      if (it != cache_.end()) return it->second;
+    }
   } else if (setting) {
     cache_.clear();  // a setting changed: every report may change
     cached_bytes_ = 0;
@@ -203,6 +240,7 @@ std::string ErModel::run_one(Lock& lock, const std::string& line, const std::str
   if (limit) session_->limit = limit;
   std::string text = capture(*session_, line, &ok);
   if (limit) session_->limit = keep;
+  if (ok && !need.empty()) page_built_[need] = {load_epoch_, settings_.size()};
   if (report && ok && cached_bytes_ + text.size() <= kCacheBytes) {
     cached_bytes_ += text.size();
     cache_.emplace(cache_key, text);

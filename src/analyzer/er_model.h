@@ -7,6 +7,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -70,11 +71,13 @@ class ErModel {
   // session, er_model_prewarm.cc), so that a page request never waits for a prewarm report
   // (docs/performance.md, section 10). The prewarm session follows the page's settings (it
   // replays them) and a report it computed is kept only if no setting changed meanwhile. Two
-  // entries are no command: "#edges" (every function's callers and callees, kept by the
-  // model) and "#annotation" (the line and PC metrics source and disasm share); "#swap" hands
-  // the prewarm session, with what it built, to the page (the page's session becomes the
-  // prewarm session) when both have the same settings, so that the page's Callers-Callees,
-  // Source and Disassembly find the edges and line metrics built.
+  // entries are no command but builds: "#edges" (every function's callers and callees, kept
+  // by the model) and "#annotation" (the line and PC metrics source and disasm share). A build
+  // is made once: the prewarm session skips one the page's session has made, and a page
+  // request that needs the build the prewarm session is making (same settings) waits for it
+  // and gets the prewarm session (the two trade places), instead of making it a second time.
+  // "#swap" hands the prewarm session, with what it built, to the page when both have the
+  // same settings and the page would lose no build by it.
   void prewarm(const std::vector<std::string>& lines, size_t tree_nodes);
   void stop_prewarm() {
     {
@@ -96,6 +99,13 @@ class ErModel {
   // Reports the prewarm session computed and the page's cache kept (for tests and /api/info).
   size_t prewarm_kept() const { return prewarm_kept_; }
   size_t prewarm_swaps() const { return prewarm_swaps_; }
+  // Builds the prewarm session skipped (the page's session had made them) and page requests
+  // that waited for a build of the prewarm session (for tests and /api/info).
+  size_t prewarm_build_skips() const { return build_skips_; }
+  size_t page_build_waits() const { return build_waits_; }
+  // For tests: called on the prewarm thread while a build is under way (after the page can
+  // see it), so a test can send a page request at that moment.
+  void on_build_for_test(std::function<void(const std::string&)> f) { build_hook_ = std::move(f); }
   // For tests: holds the prewarm session as a long prewarm report does.
   std::unique_lock<std::mutex> hold_prewarm_session() { return std::unique_lock<std::mutex>(warm_mu_); }
   // Whether prewarm() has run through its list (for the bench and /api/info).
@@ -154,7 +164,31 @@ class ErModel {
   std::unique_ptr<erprint::Session> warm_;
   uint64_t warm_loaded_epoch_ = 0;
   size_t warm_applied_ = 0;  // settings_ replayed on it
-  std::atomic<size_t> prewarm_kept_{0}, prewarm_swaps_{0};
+  std::atomic<size_t> prewarm_kept_{0}, prewarm_swaps_{0}, build_skips_{0}, build_waits_{0};
+  // The build the prewarm session makes now ("#edges", "#annotation"; "" none), the settings
+  // it is made under, and the page requests that came to wait for it (all under mu_; warm_cv_
+  // tells when it ends).
+  std::string build_key_;
+  uint64_t build_epoch_ = 0;
+  size_t build_settings_ = 0;
+  int build_waiters_ = 0;
+  std::function<void(const std::string&)> build_hook_;
+  // The builds each session has made and the (load, settings) they were made under; they
+  // trade places with the sessions. page_built_ under mu_; warm_built_ under warm_mu_ (and
+  // mu_ to swap).
+  using Builds = std::map<std::string, std::pair<uint64_t, size_t>>;
+  Builds page_built_, warm_built_;
+  bool has(const Builds& b, const std::string& what) const {  // under the current settings (mu_)
+    auto it = b.find(what);
+    return it != b.end() && it->second == std::make_pair(load_epoch_, settings_.size());
+  }
+  // The build a report makes ("#edges", "#annotation") or "".
+  static std::string build_of(const std::string& line);
+  // On the prewarm session (warm_mu_ held): makes build `what` unless the page's session has
+  // it, and hands the prewarm session to a page request waiting for it.
+  void warm_build(const std::string& what);
+  // With mu_ and warm_mu_ held: the two sessions trade places (their builds with them).
+  void swap_sessions();
   // On the prewarm session (warm_mu_ held): loads it if needed, replays the page's settings,
   // computes `line` and keeps it under `key` if the page's settings are still those.
   void warm_report(const std::string& line, const std::string& key, size_t limit);

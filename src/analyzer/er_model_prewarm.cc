@@ -51,12 +51,47 @@ bool ErModel::warm_sync() {
   return true;
 }
 
+void ErModel::warm_build(const std::string& what) {
+  if (!warm_sync()) return;
+  {
+    auto lock = loaded_lock();
+    if (!session_ || warm_loaded_epoch_ != load_epoch_ || warm_applied_ != settings_.size()) return;
+    if (has(warm_built_, what)) return;
+    if (has(page_built_, what)) {  // the page's session made it (a click came first): not twice
+      ++build_skips_;
+      return;
+    }
+    build_key_ = what;  // a page request that needs it waits from now on (run_one)
+    build_waiters_ = 0;
+    build_epoch_ = load_epoch_;
+    build_settings_ = warm_applied_;
+  }
+  if (build_hook_) build_hook_(what);
+  if (what == "#edges") warm_->profile().callers_callees(model::FuncId(0));  // every function's edges
+  else erprint::warm_annotation_metrics(*warm_);  // the line and PC metrics of source and disasm
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    warm_built_[what] = {build_epoch_, build_settings_};
+    // A page request waits for this build: it gets this session, under the same settings.
+    if (build_waiters_ > 0 && session_ && build_epoch_ == load_epoch_ && build_settings_ == settings_.size())
+      swap_sessions();
+    build_key_.clear();
+    build_waiters_ = 0;  // those of the next build count afresh
+  }
+  warm_cv_.notify_all();
+}
+
 void ErModel::warm_report(const std::string& line, const std::string& key, size_t limit) {
   if (!warm_sync()) return;
+  const std::string build = build_of(line);
   {
     auto lock = loaded_lock();
     if (warm_loaded_epoch_ != load_epoch_ || warm_applied_ != settings_.size()) return;  // changed: next one
     if (cache_.count(key)) return;
+    if (!build.empty() && has(page_built_, build) && !has(warm_built_, build)) {
+      ++build_skips_;  // it would make again what the page's session has: the page's is cheap
+      return;
+    }
     warm_key_ = key;
     warm_epoch_ = load_epoch_;
     warm_settings_ = warm_applied_;
@@ -68,6 +103,7 @@ void ErModel::warm_report(const std::string& line, const std::string& key, size_
   warm_->limit = keep;
   {
     std::lock_guard<std::mutex> lock(mu_);
+    if (ok && !build.empty()) warm_built_[build] = {warm_epoch_, warm_settings_};
     // Kept only under the settings it was computed with (and never over the page's own).
     if (ok && warm_epoch_ == load_epoch_ && warm_settings_ == settings_.size() && !cache_.count(key) &&
         cached_bytes_ + text.size() <= kCacheBytes) {
@@ -105,22 +141,24 @@ void ErModel::prewarm(const std::vector<std::string>& lines, size_t tree_nodes) 
     std::lock_guard<std::mutex> wl(warm_mu_);
     if (l == "calltree") {
       warm_report("calltree", fmt::format("calltree#{}", tree_nodes), tree_nodes);
-    } else if (l == "#edges") {
-      // Every function's caller and callee edges (the model keeps them): Callers-Callees.
-      if (warm_sync()) warm_->profile().callers_callees(model::FuncId(0));
-    } else if (l == "#annotation") {
-      // The line and PC metrics every Source and Disassembly report shares.
-      if (warm_sync()) erprint::warm_annotation_metrics(*warm_);
+    } else if (l == "#edges" || l == "#annotation") {
+      // Every function's caller and callee edges (Callers-Callees); the line and PC metrics
+      // every Source and Disassembly report shares. Made once, on one of the two sessions.
+      warm_build(l);
     } else if (l == "#swap") {
       // The page gets the session whose edges and line metrics are built; the sessions are
-      // interchangeable when the same settings were applied to both. A page request waiting
-      // (warm_cv_) takes the session afresh after its wait.
+      // interchangeable when the same settings were applied to both, and the page gives up
+      // no build of its own. A page request waiting (warm_cv_) takes the session afresh
+      // after its wait.
       if (warm_sync()) {
         std::lock_guard<std::mutex> lock(mu_);
-        if (session_ && warm_loaded_epoch_ == load_epoch_ && warm_applied_ == settings_.size()) {
-          std::swap(session_, warm_);
-          ++prewarm_swaps_;
+        bool gains = false, loses = false;
+        for (const char* b : {"#edges", "#annotation"}) {
+          gains |= has(warm_built_, b) && !has(page_built_, b);
+          loses |= has(page_built_, b) && !has(warm_built_, b);
         }
+        if (session_ && warm_loaded_epoch_ == load_epoch_ && warm_applied_ == settings_.size() && gains && !loses)
+          swap_sessions();
       }
     } else {
       warm_report(l, l, 0);

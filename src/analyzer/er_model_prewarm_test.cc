@@ -38,10 +38,12 @@ class ErModelPrewarmTest : public erprint::testing::SessionFixture {
 TEST_F(ErModelPrewarmTest, KeptReportsAreThePageSessionsUnderItsCurrentSettings) {
   EXPECT_EQ(dump(m.run({"functions"})), dump(run("functions")));  // the first screen
   m.prewarm({"functions", "calltree", "statistics", "#edges", "#annotation", "#swap", "callers-callees"}, 1000);
-  EXPECT_EQ(m.prewarm_kept(), 3u);  // calltree, statistics, callers-callees
+  EXPECT_EQ(m.prewarm_kept(), 2u);  // calltree, statistics
   // The page now has the prewarm session (its edges and line metrics built), the prewarm
-  // session the page's: the same settings, the same reports.
+  // session the page's: the same settings, the same reports. The prewarm session then skips
+  // callers-callees: it would build the edges again, which the page's session has.
   EXPECT_EQ(m.prewarm_swaps(), 1u);
+  EXPECT_EQ(m.prewarm_build_skips(), 1u);
   EXPECT_EQ(dump(m.calltree(1000)), dump(run("calltree")));
   EXPECT_EQ(dump(m.run({"statistics"})), dump(run("statistics")));
   EXPECT_EQ(dump(m.run({"callers-callees"})), dump(run("callers-callees")));
@@ -49,7 +51,7 @@ TEST_F(ErModelPrewarmTest, KeptReportsAreThePageSessionsUnderItsCurrentSettings)
   // the next report, so the kept function list has two rows, as er_print's after `limit 2`.
   m.run({"limit 2"});
   m.prewarm({"statistics", "functions"}, 1000);
-  EXPECT_EQ(m.prewarm_kept(), 4u);
+  EXPECT_EQ(m.prewarm_kept(), 3u);
   run("limit 2");
   const std::string f = dump(m.run({"functions"}));
   EXPECT_EQ(f, dump(run("functions")));
@@ -58,13 +60,78 @@ TEST_F(ErModelPrewarmTest, KeptReportsAreThePageSessionsUnderItsCurrentSettings)
   ASSERT_TRUE(json::parse(f, &v, &error));
   EXPECT_EQ(v["data"]["rows"].size(), 2u);
   // A swap only when both sessions have the same settings: the prewarm session replays the
-  // `limit 2` first, then hands itself over; the page's later reports are er_print's.
+  // `limit 2` first, builds the edges (the page's are of other settings), then hands itself
+  // over; the page's later reports are er_print's.
   m.run({"limit 3"});
-  m.prewarm({"statistics", "#swap", "lines"}, 1000);
+  m.prewarm({"statistics", "#edges", "#swap", "lines"}, 1000);
   EXPECT_EQ(m.prewarm_swaps(), 2u);
   run("limit 3");
   EXPECT_EQ(dump(m.run({"functions"})), dump(run("functions")));
   EXPECT_EQ(dump(m.run({"lines"})), dump(run("lines")));
+}
+
+// The id of function `name` in the page's function list.
+uint64_t function_id(ErModel& m, const std::string& name) {
+  json::Value fl;
+  std::string error;
+  EXPECT_TRUE(json::parse(m.run({"functions"}), &fl, &error)) << error;
+  for (const auto& r : fl[0]["data"]["rows"].elements())
+    if (r["name"].as_string() == name) return uint64_t(r["id"].as_int());
+  ADD_FAILURE() << "no function " << name;
+  return 0;
+}
+
+TEST_F(ErModelPrewarmTest, APageRequestWaitsForTheBuildThePrewarmSessionMakesAndTakesIt) {
+  const uint64_t kernel = function_id(m, "kernel");
+  m.prewarm({"functions", "statistics"}, 1000);  // the prewarm session is loaded
+  // While the prewarm session builds the edges, the page asks for a Callers-Callees panel:
+  // it waits for that build and is answered from the prewarm session (the two trade places)
+  // instead of building the edges a second time on its own session.
+  std::future<std::string> page;
+  bool waited = false;
+  std::string error;
+  m.on_build_for_test([&](const std::string& what) {
+    if (what != "#edges") return;
+    page = std::async(std::launch::async, [&] { return m.run_for_function("csingle", kernel, &error); });
+    for (int i = 0; i < 12000 && !waited; ++i) {  // until the request waits (at most 120 s)
+      waited = m.page_build_waits() == 1;
+      if (!waited) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    // Still waiting while the build is under way: not answered from a build of its own.
+    EXPECT_NE(page.wait_for(std::chrono::milliseconds(200)), std::future_status::ready);
+  });
+  m.prewarm({"statistics", "#edges", "#annotation"}, 1000);
+  m.on_build_for_test(nullptr);
+  ASSERT_TRUE(waited) << "the page request did not wait for the prewarm session's build";
+  ASSERT_TRUE(page.valid());
+  const std::string got = page.get();
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(m.page_build_waits(), 1u);
+  EXPECT_EQ(m.prewarm_swaps(), 1u);  // handed over at the end of the build, not at #swap
+  EXPECT_EQ(dump(got), dump(run("csingle kernel")));
+  // The line metrics were then built on the other session (the page's former one), which the
+  // page takes at its first Source click, the prewarm session being free.
+  const std::string src = m.run_for_function("source", kernel, &error);
+  EXPECT_EQ(m.prewarm_swaps(), 2u);
+  EXPECT_EQ(m.page_build_waits(), 1u);
+  const std::string direct = run("source kernel");
+  if (ok_) {
+    EXPECT_EQ(dump(src), dump(direct));
+  }
+}
+
+TEST_F(ErModelPrewarmTest, ABuildThePageMadeFirstIsSkippedByThePrewarmSession) {
+  const uint64_t kernel = function_id(m, "kernel");
+  std::string error;
+  // The click comes before the prewarm session started the edges: the page builds them.
+  const std::string cc = m.run_for_function("csingle", kernel, &error);
+  EXPECT_EQ(dump(cc), dump(run("csingle kernel")));
+  m.prewarm({"functions", "#edges", "#annotation", "#swap"}, 1000);
+  EXPECT_EQ(m.prewarm_build_skips(), 1u);  // #edges: the page's session has them
+  EXPECT_EQ(m.page_build_waits(), 0u);
+  // #swap would cost the page its edges for the line metrics: no swap.
+  EXPECT_EQ(m.prewarm_swaps(), 0u);
+  EXPECT_EQ(dump(m.run({"callers-callees"})), dump(run("callers-callees")));
 }
 
 TEST_F(ErModelPrewarmTest, SelectedFunctionsReportsComeFromThePrewarmSession) {

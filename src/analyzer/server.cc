@@ -129,9 +129,11 @@ void AnalyzerServer::routes() {
 
   http_->Get("/api/info", [this](const httplib::Request&, httplib::Response& res) {
     std::string o = fmt::format(
-        "{{\"tool\":\"analyzer\",\"version\":{},\"prewarmed\":{},\"prewarm_kept\":{},\"load_seconds\":{:.3f},"
+        "{{\"tool\":\"analyzer\",\"version\":{},\"prewarmed\":{},\"prewarm_kept\":{},\"prewarm_swaps\":{},"
+        "\"prewarm_build_skips\":{},\"page_build_waits\":{},\"load_seconds\":{:.3f},"
         "\"functions_seconds\":{:.3f},\"load_cpu_seconds\":{:.3f},\"functions_cpu_seconds\":{:.3f},\"warnings\":[",
-        json_string(ERKIT_VERSION), model_.prewarmed() ? "true" : "false", model_.prewarm_kept(), model_.load_seconds(),
+        json_string(ERKIT_VERSION), model_.prewarmed() ? "true" : "false", model_.prewarm_kept(), model_.prewarm_swaps(),
+        model_.prewarm_build_skips(), model_.page_build_waits(), model_.load_seconds(),
         model_.first_report_seconds(), model_.load_cpu_seconds(), model_.first_report_cpu_seconds());
     bool first = true;
     for (const auto& w : model_.warnings()) {
