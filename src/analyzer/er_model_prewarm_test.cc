@@ -93,10 +93,10 @@ TEST_F(ErModelPrewarmTest, APageRequestWaitsForTheBuildThePrewarmSessionMakesAnd
   m.on_build_for_test([&](const std::string& what) {
     if (what != "#edges") return;
     page = std::async(std::launch::async, [&] { return m.run_for_function("csingle", kernel, &error); });
-    for (int i = 0; i < 12000 && !waited; ++i) {  // until the request waits (at most 120 s)
-      waited = m.page_build_waits() == 1;
-      if (!waited) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    // Until the request waits, or is answered without waiting (the failure), at most 120 s.
+    for (int i = 0; i < 12000 && !waited; ++i)
+      if (!(waited = m.page_build_waits() == 1) && page.wait_for(std::chrono::milliseconds(10)) == std::future_status::ready)
+        break;
     // Still waiting while the build is under way: not answered from a build of its own.
     EXPECT_NE(page.wait_for(std::chrono::milliseconds(200)), std::future_status::ready);
   });
