@@ -4,7 +4,10 @@
 // free for the page all the time. The prewarm session replays the page's setting commands
 // before each report, and its report is kept in the page's cache only when the page's
 // settings did not change while it ran. A page request for the very report the prewarm
-// session is computing under the same settings waits for it instead of computing it twice.
+// session is computing under the same settings waits for it instead of computing it twice;
+// the same for the builds a report needs (every function's edges, the line and PC metrics):
+// each is made on one session only (warm_build, ErModel::run_one), and a page request waiting
+// for the prewarm session's build takes that session when it is made.
 #include <fmt/format.h>
 
 #include <chrono>
