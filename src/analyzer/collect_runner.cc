@@ -78,7 +78,12 @@ bool collect_command(const CollectRequest& req, const std::string& dir, std::vec
       !option(argv, "-H", req.heap, R"(on|off)", "heap tracing", error) ||
       !option(argv, "-i", req.io, R"(on|off)", "I/O tracing", error) ||
       !option(argv, "-S", req.samples, R"(on|off|[0-9]+(\.[0-9]+)?)", "periodic samples", error) ||
-      !option(argv, "-F", req.descendants, R"(on|off|all)", "descendants", error))
+      !option(argv, "-F", req.descendants, R"(on|off|all)", "descendants", error) ||
+      !option(argv, "-j", req.java, R"(on|off)", "Java profiling", error) ||
+      // One argv word (no shell): any printable text, collect splits it into JVM arguments.
+      !option(argv, "-J", req.java_args, R"([^\x00-\x1f\x7f]+)", "JVM arguments", error) ||
+      !option(argv, "-g", req.group, R"([A-Za-z0-9_][A-Za-z0-9_.+-]*\.erg)", "experiment group", error) ||
+      !option(argv, "-A", req.archive, R"(on|off|copy)", "archive", error))
     return false;
   if (req.signals) {
     // ",r": recording starts resumed (without it collect starts paused, as Studio's -y).

@@ -24,6 +24,10 @@ struct CollectRequest {
   std::string samples;               // -S on|off|<seconds>
   std::string descendants;           // -F off|on|all
   std::string name;                  // -o <name>.er ("" = the next free test.N.er)
+  std::string java;                  // -j on|off
+  std::string java_args;             // -J "JVM arguments" (one word: collect splits it)
+  std::string group;                 // -g <name>.erg (a plain file name of the run's directory)
+  std::string archive;               // -A on|off|copy
   bool signals = true;               // -y SIGUSR1,r -l SIGUSR2 (the Pause/Resume and Sample buttons)
 };
 

@@ -73,6 +73,36 @@ TEST(CollectCommand, RefusesValuesCollectDoesNotTake) {
   EXPECT_NE(error.find("no directories"), std::string::npos) << error;
 }
 
+TEST(CollectCommand, JavaGroupAndArchiveFields) {
+  CollectRequest r;
+  r.target = "java";
+  r.args = {"Hot"};
+  r.signals = false;
+  r.name = "j";
+  r.java = "on";
+  r.java_args = "-Xmx1g -Dx=a b";
+  r.group = "runs.erg";
+  r.archive = "copy";
+  V argv;
+  std::string error;
+  ASSERT_TRUE(collect_command(r, "/tmp", &argv, &error)) << error;
+  EXPECT_EQ(argv, (V{"collect", "-j", "on", "-J", "-Xmx1g -Dx=a b", "-g", "runs.erg", "-A", "copy", "-d", "/tmp", "-o",
+                     "j.er", "java", "Hot"}));
+  // Values collect refuses, and a group that is not a plain .erg name of the run's directory.
+  for (auto [field, bad] : std::vector<std::pair<std::string CollectRequest::*, std::string>>{
+           {&CollectRequest::java, "yes"},
+           {&CollectRequest::archive, "all"},
+           {&CollectRequest::group, "../up.erg"},
+           {&CollectRequest::group, "/tmp/x.erg"},
+           {&CollectRequest::group, "runs"},
+           {&CollectRequest::java_args, "-Xmx1g\n-Dy"}}) {
+    CollectRequest b = r;
+    b.*field = bad;
+    EXPECT_FALSE(collect_command(b, "/tmp", &argv, &error)) << bad;
+    EXPECT_NE(error.find("is not a value collect takes"), std::string::npos) << error;
+  }
+}
+
 TEST(CollectRunner, RunsWithoutAShellAndKeepsTheOutput) {
   const std::string dir = temp_dir();
   CollectRunner run;

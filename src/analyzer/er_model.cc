@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -63,22 +62,34 @@ const std::vector<std::string>& ErModel::api_commands() {
 ErModel::ErModel() = default;
 ErModel::~ErModel() = default;
 
+std::unique_ptr<erprint::Session> ErModel::open_session(const std::vector<std::string>& paths, bool* ok,
+                                                        std::string* error) {
+  auto s = std::make_unique<erprint::Session>(load_defaults());
+  *ok = true;
+  for (const auto& p : paths)
+    if (!(*ok = s->load(p, error))) break;
+  if (*ok) {
+    s->finish_loading();
+    s->format = erprint::OutputFormat::Json;
+  }
+  return s;
+}
+
+double ErModel::cpu_seconds() { return process_cpu_seconds(); }
+
 bool ErModel::load(const std::vector<std::string>& paths, std::string* error) {
   const auto t0 = std::chrono::steady_clock::now();
   const double cpu0 = process_cpu_seconds();
   std::unique_lock<std::mutex> lock(mu_);
   common::Progress::disable();
-  rcfile::RcDefaults rc = load_defaults();
-  session_ = std::make_unique<erprint::Session>(std::move(rc));
   cache_.clear();
   cached_bytes_ = 0;
-  bool ok = true;
-  for (const auto& p : paths)
-    if (!(ok = session_->load(p, error))) break;
-  if (ok) {
-    session_->finish_loading();
-    session_->format = erprint::OutputFormat::Json;
-  }
+  settings_.clear();
+  ++load_epoch_;  // the prewarm session, if any, is of other experiments now
+  load_paths_ = paths;
+  warm_cv_.notify_all();
+  bool ok = false;
+  session_ = open_session(paths, &ok, error);
   loading_ = false;
   load_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   load_cpu_seconds_ = process_cpu_seconds() - cpu0;
@@ -133,27 +144,27 @@ constexpr size_t kCacheBytes = size_t(256) << 20;
 
 }  // namespace
 
-std::string ErModel::run_one(const std::string& line, const std::string& cache_key) {
+void ErModel::classify(const std::string& line, bool* report, bool* setting) {
   std::string err;
   auto words = erprint::split_command_line(line, &err);
   const erprint::Command* c = words.empty() ? nullptr : erprint::find_command(words[0], &err);
-  const bool report = c && is_report(c->name);
-  if (report) {
-    auto it = cache_.find(cache_key);
-    if (it != cache_.end()) return it->second;
-  } else if (c && words.size() > 1) {
-    cache_.clear();  // a setting changed: every report may change
-    cached_bytes_ = 0;
-  }
+  *report = c && is_report(c->name);
+  *setting = c && !*report && words.size() > 1;
+}
+
+std::string ErModel::capture(erprint::Session& s, const std::string& line, bool* ok) {
   // The session writes JSON lines to its sink; they are captured per command.
   char* buf = nullptr;
   size_t len = 0;
   FILE* mem = open_memstream(&buf, &len);
+  *ok = false;
   if (!mem) return "";
-  session_->set_output(mem);
+  s.set_output(mem);
   // execute() without its stderr message (the page shows the error): the same JSON object.
-  erprint::CommandResult r = erprint::run_command_line(*session_, line);
+  erprint::CommandResult r = erprint::run_command_line(s, line);
   if (!r.ok) {
+    std::string err;
+    auto words = erprint::split_command_line(line, &err);
     json::Value v = json::Value::object()
                         .set("schema", "erkit.er_print")
                         .set("version", erprint::kJsonSchemaVersion)
@@ -162,21 +173,86 @@ std::string ErModel::run_one(const std::string& line, const std::string& cache_k
     std::string text = v.dump() + "\n";
     std::fwrite(text.data(), 1, text.size(), mem);
   }
-  session_->set_output(stdout);  // closes mem
+  s.set_output(stdout);  // closes mem
   std::string text(buf, len);
   std::free(buf);
-  if (report && r.ok && cached_bytes_ + text.size() <= kCacheBytes) {
+  *ok = r.ok;
+  return text;
+}
+
+std::string ErModel::build_of(const std::string& line) {
+  std::string err;
+  auto words = erprint::split_command_line(line, &err);
+  const erprint::Command* c = words.empty() ? nullptr : erprint::find_command(words[0], &err);
+  if (!c) return "";
+  if (c->name == "csingle" || c->name == "callers-callees") return "#edges";
+  if (c->name == "source" || c->name == "disasm") return "#annotation";
+  return "";
+}
+
+void ErModel::swap_sessions() {
+  std::swap(session_, warm_);
+  std::swap(page_built_, warm_built_);
+  ++prewarm_swaps_;
+}
+
+std::string ErModel::run_one(Lock& lock, const std::string& line, const std::string& cache_key, size_t limit) {
+  bool report = false, setting = false;
+  classify(line, &report, &setting);
+  const std::string need = report ? build_of(line) : std::string();
+  if (report) {
+    // The prewarm session computing this report under the same settings: wait for it.
+    warm_cv_.wait(lock, [&] {
+      return warm_key_ != cache_key || warm_epoch_ != load_epoch_ || warm_settings_ != settings_.size();
+    });
+    auto it = cache_.find(cache_key);
+    if (it != cache_.end()) return it->second;
+    if (!need.empty() && !has(page_built_, need)) {
+      // The build this report needs: the prewarm session making it now under the same
+      // settings, wait and take that session (warm_build hands it over); made already there,
+      // take it if the prewarm session is free; else it is made here (and skipped there).
+      auto building = [&] {
+        return build_key_ == need && build_epoch_ == load_epoch_ && build_settings_ == settings_.size();
+      };
+      if (building()) {
+        ++build_waiters_;  // warm_build counts them for this build and sets 0 when it ends
+        ++build_waits_;
+        warm_cv_.wait(lock, [&] { return !building(); });
+      } else if (std::unique_lock<std::mutex> wl(warm_mu_, std::try_to_lock);  // never waits: lock order
+                 wl && warm_ && session_ && has(warm_built_, need) && warm_loaded_epoch_ == load_epoch_ &&
+                 warm_applied_ == settings_.size()) {
+        swap_sessions();
+      }
+      if (!session_) return "";
+      it = cache_.find(cache_key);
+      if (it != cache_.end()) return it->second;
+    }
+  } else if (setting) {
+    cache_.clear();  // a setting changed: every report may change
+    cached_bytes_ = 0;
+    settings_.push_back(line);  // the prewarm session replays it
+    warm_cv_.notify_all();      // a report waited for is now of other settings
+  }
+  bool ok = false;
+  // A limit for this report alone (the call tree's node count), the session's own restored:
+  // set here, after any wait above, on the session that computes it.
+  const size_t keep = session_->limit;
+  if (limit) session_->limit = limit;
+  std::string text = capture(*session_, line, &ok);
+  if (limit) session_->limit = keep;
+  if (ok && !need.empty()) page_built_[need] = {load_epoch_, settings_.size()};
+  if (report && ok && cached_bytes_ + text.size() <= kCacheBytes) {
     cached_bytes_ += text.size();
     cache_.emplace(cache_key, text);
   }
   return text;
 }
 
-std::string ErModel::run_locked(const std::vector<std::string>& lines) {
+std::string ErModel::run_locked(Lock& lock, const std::vector<std::string>& lines) {
   std::string out = "[";
   bool first = true;
   for (const auto& l : lines) {
-    const std::string text = run_one(l, l);
+    const std::string text = run_one(lock, l, l);
     size_t pos = 0;
     while (pos < text.size()) {
       size_t nl = text.find('\n', pos);
@@ -198,15 +274,11 @@ std::string ErModel::calltree(size_t nodes) {
   if (!session_) return "[]";
   // er_print's limit cuts the tree after `nodes` rows in depth-first order, as in its text
   // form; the session's own limit is restored, so no setting changes.
-  const size_t keep = session_->limit;
-  session_->limit = nodes;
-  std::string out = run_locked_keyed("calltree", fmt::format("calltree#{}", nodes));
-  session_->limit = keep;
-  return out;
+  return run_locked_keyed(lock, "calltree", fmt::format("calltree#{}", nodes), nodes);
 }
 
-std::string ErModel::run_locked_keyed(const std::string& line, const std::string& key) {
-  std::string text = run_one(line, key);
+std::string ErModel::run_locked_keyed(Lock& lock, const std::string& line, const std::string& key, size_t limit) {
+  std::string text = run_one(lock, line, key, limit);
   while (!text.empty() && text.back() == '\n') text.pop_back();
   return "[" + text + "]";
 }
@@ -214,95 +286,45 @@ std::string ErModel::run_locked_keyed(const std::string& line, const std::string
 std::string ErModel::run(const std::vector<std::string>& lines) {
   auto lock = page_lock();
   if (!session_) return "[]";
-  std::string out = run_locked(lines);
+  std::string out = run_locked(lock, lines);
   if (std::find(lines.begin(), lines.end(), "functions") != lines.end()) first_screen_ = true;
   return out;
 }
 
-std::string ErModel::run_for_function(const std::string& command, uint64_t id, std::string* error) {
+bool ErModel::function_line(erprint::Session& s, const std::string& command, uint64_t id, std::string* line,
+                            std::string* error) {
   static const std::vector<std::string> k = {"fsingle", "csingle", "source", "disasm"};
   if (std::find(k.begin(), k.end(), command) == k.end()) {
     *error = fmt::format("'{}' does not take a function", command);
-    return "";
+    return false;
   }
-  auto lock = page_lock();
-  if (!session_) return "[]";
-  const auto& ft = session_->profile().functions();
+  const auto& ft = s.profile().functions();
   if (id >= ft.size()) {
     *error = fmt::format("no function {}", id);
-    return "";
+    return false;
   }
   const std::string& name = ft.at(model::FuncId(id)).name;
   if (name.find('"') != std::string::npos) {
     *error = fmt::format("function {} has a double quote in its name", id);
-    return "";
+    return false;
   }
-  auto cands = erprint::find_functions(*session_, name);
+  auto cands = erprint::find_functions(s, name);
   auto it = std::find(cands.begin(), cands.end(), model::FuncId(id));
   if (it == cands.end()) {
     *error = fmt::format("function {} cannot be named", id);
-    return "";
+    return false;
   }
-  std::string line = fmt::format("{} \"{}\"", command, name);
-  if (cands.size() > 1) line += fmt::format(" {}", (it - cands.begin()) + 1);
-  return run_locked_keyed(line, line);
+  *line = fmt::format("{} \"{}\"", command, name);
+  if (cands.size() > 1) *line += fmt::format(" {}", (it - cands.begin()) + 1);
+  return true;
 }
 
-void ErModel::prewarm(const std::vector<std::string>& lines, size_t tree_nodes) {
-  const auto start = std::chrono::steady_clock::now();
-  for (const auto& l : lines) {
-    // The page's own requests first: a report here waits while one is waiting, and nothing
-    // after the function list starts before the page has it (or 5 s without a page).
-    while (l != lines.front() && !first_screen_ && !stop_prewarm_ &&
-           std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    while (waiting_ > 0 && !stop_prewarm_) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    if (stop_prewarm_) return;
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!session_) return;
-    if (l == "calltree") {
-      const size_t keep = session_->limit;
-      session_->limit = tree_nodes;
-      run_one("calltree", fmt::format("calltree#{}", tree_nodes));
-      session_->limit = keep;
-    } else if (l == "#edges") {
-      // Every function's caller and callee edges (the model keeps them): Callers-Callees.
-      session_->profile().callers_callees(model::FuncId(0));
-    } else if (l == "#annotation") {
-      // The line and PC metrics every Source and Disassembly report shares.
-      erprint::warm_annotation_metrics(*session_);
-    } else {
-      const auto t0 = std::chrono::steady_clock::now();
-      const double cpu0 = process_cpu_seconds();
-      run_one(l, l);
-      if (l == "functions") {
-        first_report_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        first_report_cpu_seconds_ = process_cpu_seconds() - cpu0;
-      }
-    }
-  }
-  prewarmed_ = true;
-}
-
-void ErModel::prewarm_selections() {
-  for (;;) {
-    int64_t id;
-    {
-      std::unique_lock<std::mutex> l(selection_mu_);
-      selection_cv_.wait(l, [&] { return stop_prewarm_ || wanted_ >= 0; });
-      if (stop_prewarm_) return;
-      id = wanted_;
-      wanted_ = -1;
-    }
-    for (const char* cmd : {"csingle", "source", "disasm"}) {
-      while (waiting_ > 0 && !stop_prewarm_) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      if (stop_prewarm_) return;
-      std::string error;
-      run_for_function(cmd, uint64_t(id), &error);
-      std::lock_guard<std::mutex> l(selection_mu_);
-      if (wanted_ >= 0) break;  // another selection: that one now
-    }
-  }
+std::string ErModel::run_for_function(const std::string& command, uint64_t id, std::string* error) {
+  auto lock = page_lock();
+  if (!session_) return "[]";
+  std::string line;
+  if (!function_line(*session_, command, id, &line, error)) return "";
+  return run_locked_keyed(lock, line, line);
 }
 
 std::vector<uint64_t> ErModel::function_ids(const std::string& name) {

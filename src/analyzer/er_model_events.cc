@@ -61,7 +61,7 @@ struct ThreadOut {
 
 }  // namespace
 
-std::string ErModel::timeline_events(uint64_t t0, uint64_t t1, uint32_t buckets) {
+std::string ErModel::timeline_events(uint64_t t0, uint64_t t1, uint32_t buckets, bool by_cpu) {
   auto lock = page_lock();
   if (!session_) return "{}";
   model::Profile& p = session_->profile();
@@ -71,13 +71,19 @@ std::string ErModel::timeline_events(uint64_t t0, uint64_t t1, uint32_t buckets)
   std::vector<std::vector<ThreadOut>> threads(exps.size());
   for (uint32_t x = 0; x < exps.size(); ++x)
     for (const auto& t : p.threads(x)) {
-      ThreadOut o;
-      o.exp = x + 1;
-      o.number = t.number;
-      o.lwp = t.tid;
-      threads[x].push_back(std::move(o));
+      if (!by_cpu) {
+        ThreadOut o;
+        o.exp = x + 1;
+        o.number = t.number;
+        o.lwp = t.tid;
+        threads[x].push_back(std::move(o));
+      }
       end = std::max(end, t.last_ns);
     }
+  // Per CPU (by_cpu): one row per CPU an event of the experiment ran on (cpu_list's CPUs),
+  // made at its first event: row index + 1 per CPU number, 0 = none yet.
+  std::vector<std::vector<uint32_t>> cpu_row(exps.size());
+  bool has_cpu = false;
   if (t1 <= t0) t0 = 0, t1 = std::max<uint64_t>(end, 1);
   const double per_bucket = double(t1 - t0) / buckets;
   // Stacks, each once: (experiment, stack id) -> index into the output's stack table.
@@ -85,7 +91,22 @@ std::string ErModel::timeline_events(uint64_t t0, uint64_t t1, uint32_t buckets)
   std::vector<const model::ResolvedStack*> stacks;
   for (uint32_t x = 0; x < exps.size(); ++x) {
     model::for_each_event(exps[x], [&](const model::EventRecord& ev) {
-      const uint32_t n = p.thread_number(x, ev.tid);
+      if (ev.cpu >= 0) has_cpu = true;
+      uint32_t n = 0;
+      if (!by_cpu) {
+        n = p.thread_number(x, ev.tid);
+      } else if (ev.cpu >= 0 && ev.cpu < (1 << 20)) {
+        auto& rows = cpu_row[x];
+        if (rows.size() <= size_t(ev.cpu)) rows.resize(size_t(ev.cpu) + 1, 0);
+        if (!rows[size_t(ev.cpu)]) {
+          ThreadOut o;
+          o.exp = x + 1;
+          o.number = uint32_t(ev.cpu);
+          threads[x].push_back(std::move(o));
+          rows[size_t(ev.cpu)] = uint32_t(threads[x].size());
+        }
+        n = rows[size_t(ev.cpu)];
+      }
       if (n == 0 || n > threads[x].size()) return;
       ThreadOut& t = threads[x][n - 1];
       t.events++;
@@ -110,14 +131,22 @@ std::string ErModel::timeline_events(uint64_t t0, uint64_t t1, uint32_t buckets)
   std::sort(funcs.begin(), funcs.end());
   funcs.erase(std::unique(funcs.begin(), funcs.end()), funcs.end());
 
-  std::string o = fmt::format("{{\"t0\":{},\"t1\":{},\"end_ns\":{},\"buckets\":{},\"threads\":[", t0, t1, end, buckets);
+  // Per CPU: the rows in CPU order, as cpu_list lists them.
+  for (auto& per_exp : threads)
+    if (by_cpu)
+      std::sort(per_exp.begin(), per_exp.end(), [](const ThreadOut& a, const ThreadOut& b) { return a.number < b.number; });
+  std::string o = fmt::format("{{\"t0\":{},\"t1\":{},\"end_ns\":{},\"buckets\":{},\"by\":\"{}\",\"has_cpu\":{},\"threads\":[",
+                              t0, t1, end, buckets, by_cpu ? "cpu" : "thread", has_cpu ? "true" : "false");
   bool first = true;
   for (const auto& per_exp : threads)
     for (const auto& t : per_exp) {
       if (!first) o += ',';
       first = false;
-      o += fmt::format("{{\"exp\":{},\"thread\":{},\"lwp\":{},\"events\":{},\"kinds\":{{", t.exp, t.number, t.lwp,
-                       t.events);
+      if (by_cpu)
+        o += fmt::format("{{\"exp\":{},\"cpu\":{},\"events\":{},\"kinds\":{{", t.exp, t.number, t.events);
+      else
+        o += fmt::format("{{\"exp\":{},\"thread\":{},\"lwp\":{},\"events\":{},\"kinds\":{{", t.exp, t.number, t.lwp,
+                         t.events);
       bool fk = true;
       for (size_t kind = 0; kind < kKindCount; ++kind) {
         if (!t.per_kind[kind]) continue;

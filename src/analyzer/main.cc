@@ -35,7 +35,7 @@ constexpr std::string_view kUsage =
     "Serves the Performance Analyzer for the experiments (directories test.N.er, groups .erg,\n"
     "descendants as er_print takes them) on 127.0.0.1 and prints its URL. Given a program\n"
     "instead, it opens the Collect window filled in with it, its arguments and the collect\n"
-    "options -p -h -s -H -i -S -F -o.\n"
+    "options -p -h -s -H -i -S -F -o -j -J -g -A.\n"
     "  --port N       listen on port N (default: a free port)\n"
     "  --no-browser   do not open a browser (the URL is printed either way)\n"
     "  -V             print the version (as --version)\n"
@@ -96,7 +96,9 @@ int main(int argc, char** argv) {
     }
     if (std::string* field = a == "-p" ? &collect.clock : (a == "-h" && i + 1 < args.size()) ? &collect.hwc : a == "-s" ? &collect.sync
                              : a == "-H" ? &collect.heap : a == "-i" ? &collect.io : a == "-S" ? &collect.samples
-                             : a == "-F" ? &collect.descendants : a == "-o" ? &collect.name : nullptr) {
+                             : a == "-F" ? &collect.descendants : a == "-o" ? &collect.name
+                             : a == "-j" ? &collect.java : a == "-J" ? &collect.java_args : a == "-g" ? &collect.group
+                             : a == "-A" ? &collect.archive : nullptr) {
       if (i + 1 >= args.size()) return fail(fmt::format("{} needs a value (collect's option)", a));
       *field = args[++i];
       continue;
@@ -181,7 +183,7 @@ int main(int argc, char** argv) {
       // First what the first screen shows (the function list), then what a click needs at once
       // (callers and callees, the line and PC metrics of Source and Disassembly), then which
       // tabs apply and the other tabs' reports.
-      model.prewarm({"functions", "#edges", "#annotation", "experiment_list", "leaks", "data_objects", "overview",
+      model.prewarm({"functions", "#edges", "#annotation", "#swap", "experiment_list", "leaks", "data_objects", "overview",
                      "calltree", "statistics", "header", "objects", "lines", "pcs"},
                     20000);
       model.prewarm_selections();

@@ -129,9 +129,11 @@ void AnalyzerServer::routes() {
 
   http_->Get("/api/info", [this](const httplib::Request&, httplib::Response& res) {
     std::string o = fmt::format(
-        "{{\"tool\":\"analyzer\",\"version\":{},\"prewarmed\":{},\"load_seconds\":{:.3f},"
+        "{{\"tool\":\"analyzer\",\"version\":{},\"prewarmed\":{},\"prewarm_kept\":{},\"prewarm_swaps\":{},"
+        "\"prewarm_build_skips\":{},\"page_build_waits\":{},\"load_seconds\":{:.3f},"
         "\"functions_seconds\":{:.3f},\"load_cpu_seconds\":{:.3f},\"functions_cpu_seconds\":{:.3f},\"warnings\":[",
-        json_string(ERKIT_VERSION), model_.prewarmed() ? "true" : "false", model_.load_seconds(),
+        json_string(ERKIT_VERSION), model_.prewarmed() ? "true" : "false", model_.prewarm_kept(), model_.prewarm_swaps(),
+        model_.prewarm_build_skips(), model_.page_build_waits(), model_.load_seconds(),
         model_.first_report_seconds(), model_.load_cpu_seconds(), model_.first_report_cpu_seconds());
     bool first = true;
     for (const auto& w : model_.warnings()) {
@@ -195,7 +197,8 @@ void AnalyzerServer::routes() {
     res.set_content(fmt::format("{{\"path\":{}}}", json_string(path)), "application/json");
   });
 
-  // GET /api/events?t0=0&t1=0&buckets=800: the per-thread timeline's events (er_model_events.cc).
+  // GET /api/events?t0=0&t1=0&buckets=800[&by=cpu]: the per-thread (or per-CPU) timeline's
+  // events (er_model_events.cc).
   http_->Get("/api/events", [this](const httplib::Request& req, httplib::Response& res) {
     uint64_t v[3] = {0, 0, 800};
     const char* names[3] = {"t0", "t1", "buckets"};
@@ -207,7 +210,9 @@ void AnalyzerServer::routes() {
         return json_error(res, 400, fmt::format("bad {} '{}'", names[k], s));
     }
     if (v[2] == 0 || v[2] > 20000) return json_error(res, 400, "buckets: 1 to 20000");
-    res.set_content(model_.timeline_events(v[0], v[1], uint32_t(v[2])), "application/json");
+    const std::string by = req.has_param("by") ? req.get_param_value("by") : "thread";
+    if (by != "thread" && by != "cpu") return json_error(res, 400, fmt::format("by: thread or cpu, not '{}'", by));
+    res.set_content(model_.timeline_events(v[0], v[1], uint32_t(v[2]), by == "cpu"), "application/json");
   });
 
   // GET /api/fnid?name=two: the ids of the functions of that name (er_print's name rule).
@@ -219,6 +224,28 @@ void AnalyzerServer::routes() {
       first = false;
     }
     res.set_content(o + "]}", "application/json");
+  });
+
+  // POST /api/notes {"experiment": 1, "text": "..."}: the Experiments tab's notes, saved into
+  // that experiment's notes file (er_model_notes.cc).
+  http_->Post("/api/notes", [this](const httplib::Request& req, httplib::Response& res) {
+    json::Value body;
+    std::string error;
+    if (!json::parse(req.body, &body, &error)) return json_error(res, 400, "bad JSON: " + error);
+    if (body["experiment"].kind() != json::Value::Kind::Int || body["text"].kind() != json::Value::Kind::String)
+      return json_error(res, 400, "expected {\"experiment\": N, \"text\": \"...\"}");
+    const int64_t x = body["experiment"].as_int();
+    if (x < 1 || x > 1000000) return json_error(res, 400, fmt::format("no experiment {}", x));
+    if (!model_.save_notes(uint32_t(x), body["text"].as_string(), &error)) return json_error(res, 400, error);
+    res.set_content("{\"saved\":true}", "application/json");
+  });
+
+  // GET /api/mapfile?object=NAME&format=lld: Create Mapfile's text (the browser saves it).
+  http_->Get("/api/mapfile", [this](const httplib::Request& req, httplib::Response& res) {
+    std::string error;
+    std::string text = model_.mapfile(req.get_param_value("object"), req.get_param_value("format"), &error);
+    if (!error.empty()) return json_error(res, 400, error);
+    res.set_content(text, "text/plain; charset=utf-8");
   });
 
   // GET /api/fn?cmd=source&id=12: a per-function report (fsingle, csingle, source, disasm).

@@ -36,6 +36,10 @@ json::Value request_json(const CollectRequest& r) {
       .set("samples", r.samples)
       .set("descendants", r.descendants)
       .set("name", r.name)
+      .set("java", r.java)
+      .set("java_args", r.java_args)
+      .set("group", r.group)
+      .set("archive", r.archive)
       .set("signals", r.signals);
 }
 
@@ -62,6 +66,10 @@ bool parse_request(const std::string& body, CollectRequest* r, std::string* erro
   r->samples = str("samples");
   r->descendants = str("descendants");
   r->name = str("name");
+  r->java = str("java");
+  r->java_args = str("java_args");
+  r->group = str("group");
+  r->archive = str("archive");
   r->signals = v["signals"].is_null() || v["signals"].as_bool();
   r->args.clear();
   for (const auto& a : v["args"].elements()) {

@@ -74,6 +74,8 @@ class Profile {
   // Takes ownership of an opened experiment; returns its 1-based EXPID.
   uint32_t add_experiment(reader::Experiment e);
   const std::vector<reader::Experiment>& experiments() const { return exps_; }
+  // The analyzer's Experiments tab edits an experiment's notes (issue 17): the model's copy.
+  void set_notes(uint32_t x, std::vector<std::string> notes) { exps_.at(x).notes = std::move(notes); }
 
   // View mode (er_print viewmode, seed-spec §6.9-6.10): how Java stacks (model/viewmode/java_*,
   // resolved again) and OpenMP samples' stacks (model/viewmode/openmp_view.h) are shown.

@@ -90,3 +90,44 @@ test('Collect window: preview, run, sample signal, the new experiment opens', as
     expect([h.args].flat().map(String)).toContain('300000000');
   } finally { s.proc.kill('SIGTERM'); }
 });
+
+test('Collect window: Java, group and archive fields; a run into a group with archived copies', async ({page}) => {
+  const own = tempDir();
+  const target = path.join(PROGRAMS, 'work_ratio');
+  const s = await startAnalyzer(own, [], ['-A', 'copy', '-g', 'runs.erg', '-S', 'off', target, '20000000']);
+  try {
+    await page.goto(s.url);
+    await page.waitForSelector('body[data-ready="1"]');
+    await expect(page.locator('#dlg-collect')).toBeVisible();
+    await expect(page.locator('#collect-group')).toHaveValue('runs.erg');
+    await expect(page.locator('#collect-archive')).toHaveValue('copy');
+    // The Java fields in the exact line (preview only: collect refuses -J for a target that is
+    // not java); -J's value is one word, quoted for a shell.
+    await page.selectOption('#collect-java', 'on');
+    await page.fill('#collect-java_args', '-Xmx1g -Dk=v w');
+    await page.click('#collect-preview');
+    await expect(page.locator('#collect-command')).toHaveText(
+        `collect -S off -j on -J '-Xmx1g -Dk=v w' -g runs.erg -A copy -y SIGUSR1,r -l SIGUSR2 -d ${own} -o test.1.er ${target} 20000000`);
+    // A group name that is not a plain .erg file name is refused.
+    await page.fill('#collect-group', '../up.erg');
+    await page.click('#collect-preview');
+    await expect(page.locator('#collect-error')).toContainText('is not a value collect takes');
+    await page.fill('#collect-group', 'runs.erg');
+    await page.selectOption('#collect-java', '');
+    await page.fill('#collect-java_args', '');
+    await page.click('#collect-run');
+    await page.waitForSelector('#left[data-ready="1"][data-tab="functions"] #functions-table', {timeout: 120_000});
+    // collect wrote the group (its member: the new experiment) and the archived copy of the target.
+    const members = fs.readFileSync(path.join(own, 'runs.erg'), 'utf8').split('\n').filter(l => l && !l.startsWith('#'));
+    expect(members.map(m => path.basename(m.trim()))).toEqual(['test.1.er']);
+    const archives = fs.readdirSync(path.join(own, 'test.1.er', 'archives'));
+    expect(archives.some(a => a.startsWith('work_ratio.') && !a.endsWith('.archive'))).toBe(true);
+    // The page shows er_print's function list of the experiment it opened.
+    const fn = erPrintData(own, [path.join(own, 'test.1.er')], ['functions']);
+    const rows = await tableRows(page, '#functions-table');
+    expect(rows).toEqual(fn.rows.map(r => [...fn.columns.map((c, k) => cell(c, r.values[k])), r.name]));
+  } finally {
+    s.proc.kill('SIGTERM');
+    fs.rmSync(own, {recursive: true, force: true});
+  }
+});

@@ -103,6 +103,54 @@ test('Timeline per thread: events per thread equal thread_list; a clicked event 
   }).toPass({timeout: 15_000});
 });
 
+test('Timeline per CPU: one row per CPU of cpu_list; a clicked event is er_print\'s', async ({page}) => {
+  const exp = record(dir, 'cpus.er', 'threads4', [path.join(dir, 'threads4-cpu.txt'), '20000000'], ['-i', 'on']);
+  const s = await serve([exp]);
+  const truth = commands => erPrintData(dir, [exp], commands);
+  await open(page, s, '#tab=timeline');
+  await page.waitForSelector('#timeline-threads');
+  // The data has the CPU of its events: Bars per CPU is offered.
+  await expect(page.locator('#timeline-by-label')).toBeVisible();
+  const perThread = await page.evaluate(() => window.__threads.data);
+  await page.selectOption('#timeline-by', 'cpu');
+  await page.waitForSelector('#left[data-by="cpu"]');
+  const data = await page.evaluate(() => window.__threads.data);
+  expect(data.by).toBe('cpu');
+  // One row per CPU, the CPUs of er_print's cpu_list, in its order.
+  const cl = truth(['cpu_list']).experiments[0];
+  expect(data.threads.map(r => r.cpu)).toEqual(cl.all);
+  const rows = await tableRows(page, '#timeline-threads');
+  expect(rows.map(r => r[1])).toEqual(cl.all.map(String));
+  // The bars hold the events whose CPU was recorded: a sample taken while its thread was off
+  // the CPU, and some traced events, have none, so per kind the CPUs' counts add up to at most
+  // the threads'; each row's kinds add up to its events.
+  const sum = (list, kind) => list.reduce((a, r) => a + (r.kinds[kind] ? r.kinds[kind].count : 0), 0);
+  expect(sum(data.threads, 'clock')).toBeGreaterThan(0);
+  for (const kind of ['clock', 'io']) expect(sum(data.threads, kind)).toBeLessThanOrEqual(sum(perThread.threads, kind));
+  for (const r of data.threads) expect(Object.values(r.kinds).reduce((a, k) => a + k.count, 0)).toBe(r.events);
+  expect(sum(perThread.threads, 'clock') + sum(perThread.threads, 'io'))
+      .toBe(truth(['thread_list']).experiments[0].threads.reduce((a, t) => a + t.events, 0));
+  // A clicked event: its CPU and stack, er_print's call tree of that one event (CPUID, TSTAMP).
+  const hit = await page.evaluate(() => {
+    const t = window.__threads, hs = t.hits.filter(h => h.kind === 'clock');
+    const h = hs.sort((a, b) => t.data.stacks[b.s].length - t.data.stacks[a.s].length)[0];
+    return h && {x: h.x, y: h.y + 4, cpu: h.th.cpu};
+  });
+  expect(hit).toBeTruthy();
+  await page.click('#threads-canvas', {position: {x: hit.x, y: hit.y}});
+  await expect(page.locator('#event-info dd[data-key="cpu"]')).toHaveText(String(hit.cpu));
+  const shownT = await page.evaluate(() => window.__threads.selected.t);
+  const stack = await page.$$eval('#event-stack li', lis => lis.map(li => li.textContent));
+  const ct = truth([`filters CPUID == ${hit.cpu} && TSTAMP == ${shownT}`, 'calltree']);
+  const chain = [];
+  for (let n = ct.root; n.children && n.children.length; n = n.children[0]) {
+    expect(n.children.length).toBe(1);
+    chain.push(n.children[0].name);
+  }
+  expect(chain).toEqual([...stack].reverse());
+  await screenshot(page, 'timeline-cpus');
+});
+
 test('Leak panel: the selected leak\'s bytes, count and stack as er_print leaks', async ({page}) => {
   const exp = record(dir, 'leaks.er', 'trace_leaks', [], ['-H', 'on']);
   const s = await serve([exp]);

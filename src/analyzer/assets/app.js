@@ -11,6 +11,8 @@ import {ThreadTimeline, threadTable, eventPanel, colorOfFunction} from './thread
 import {renderCompare} from './compare.js';
 import {hasDataspace, renderDataObjects, renderDataLayout, renderMemObjects} from './dataspace.js';
 import {setupCollect, fill as fillCollect} from './collect.js';
+import {notesHtml, wireNotes} from './notes.js';
+import {setupMapfile} from './mapfile.js';
 
 const state = {tab: 'functions', fn: null, filter: '', range: null, inverted: false, compare: 'off', memobj: ''};
 const $ = id => document.getElementById(id);
@@ -240,15 +242,17 @@ const tabs = [
     // Per thread: one bar per data kind, each event as its call stack (threads.js).
     const ctl = document.createElement('div');
     ctl.className = 'timeline-controls';
-    ctl.innerHTML = `<b>Threads</b> <label>Align: <select id="timeline-align"><option value="root">root</option><option value="leaf">leaf</option></select></label>
+    ctl.innerHTML = `<b>Threads</b> <label id="timeline-by-label" hidden>Bars per: <select id="timeline-by"><option value="thread">thread</option><option value="cpu">CPU</option></select></label> <label>Align: <select id="timeline-align"><option value="root">root</option><option value="leaf">leaf</option></select></label>
       <label>Depth: <input id="timeline-depth" type="number" min="1" max="36" value="12" size="3"></label> <button id="threads-reset">Reset zoom</button>`;
     el.appendChild(ctl);
     const tcanvas = document.createElement('canvas');
     tcanvas.id = 'threads-canvas';
     tcanvas.className = 'graph';
     el.appendChild(tcanvas);
+    let by = 'thread';  // per thread, or per CPU when the data has the CPU (Bars per)
+    el.dataset.by = by;
     const fetchEvents = async (t0, t1, buckets) => {
-      const r = await fetch(`/api/events?t0=${t0}&t1=${t1}&buckets=${buckets}`, {credentials: 'same-origin'});
+      const r = await fetch(`/api/events?t0=${t0}&t1=${t1}&buckets=${buckets}&by=${by}`, {credentials: 'same-origin'});
       const j = await r.json();
       if (!r.ok) throw new Error(j.error || r.statusText);
       return j;
@@ -262,6 +266,15 @@ const tabs = [
     tt.set(data, state.range);
     el.insertAdjacentHTML('beforeend', threadTable(data));
     window.__threads = tt;
+    $('timeline-by-label').hidden = !data.has_cpu;
+    $('timeline-by').onchange = async e => {
+      by = e.target.value;
+      tt.selected = null;
+      const d2 = await fetchEvents(Math.max(0, Math.floor(tt.view[0])), Math.ceil(tt.view[1]), Math.max(1, Math.round(tt.width())));
+      tt.set(d2, tt.range);
+      $('timeline-threads').outerHTML = threadTable(d2);
+      el.dataset.by = by;
+    };
     $('timeline-align').onchange = e => { tt.align = e.target.value; tt.draw(); };
     $('timeline-depth').onchange = e => { tt.depth = Math.max(1, +e.target.value || 12); tt.draw(); };
     $('threads-reset').onclick = () => tt.resetZoom();
@@ -297,7 +310,7 @@ const tabs = [
         if (e[k] !== undefined) h += `<dt>${k}</dt><dd data-key="${k}">${escapeHtml(Array.isArray(e[k]) ? e[k].join(' ') : e[k])}</dd>`;
       if (e.end) h += `<dt>end</dt><dd>${escapeHtml(e.end.description || e.end.how)}</dd>`;
       h += '</dl>';
-      if (e.notes) h += `<h4>Notes</h4><pre>${escapeHtml(e.notes)}</pre>`;
+      h += notesHtml(e);
       if ((e.errors || []).length) h += '<h4>Errors</h4><ul>' + e.errors.map(x => `<li class="error">${escapeHtml(x.file)}: ${escapeHtml(x.message)}</li>`).join('') + '</ul>';
       if ((e.warnings || []).length) h += '<h4>Warnings</h4><ul>' + e.warnings.map(x => `<li>${escapeHtml(x.text)}</li>`).join('') + '</ul>';
       h += '</section>';
@@ -305,6 +318,7 @@ const tabs = [
     h += '<h3>Load Objects</h3><table class="metrics" id="objects-table" tabindex="0"><thead><tr><th>#</th><th>Name</th><th>Path</th><th>Build ID</th></tr></thead><tbody>';
     for (const o of objs.objects) h += `<tr><td>${o.index}</td><td>${escapeHtml(o.name)}</td><td>${escapeHtml(o.path)}</td><td>${escapeHtml(o.build_id || '')}</td></tr>`;
     el.innerHTML = h + '</tbody></table>';
+    wireNotes(el);
   }},
 ];
 
@@ -545,6 +559,7 @@ async function start() {
     else if (ev.key === 'ArrowLeft') show(shown[(i - 1 + shown.length) % shown.length].id);
   };
   setupDialogs();
+  setupMapfile();
   await applyFilter(true);
   await showSummary();
   await show(state.tab);

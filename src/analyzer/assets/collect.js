@@ -25,7 +25,8 @@ export function splitArgs(s) {
   return out;
 }
 
-const fields = ['target', 'clock', 'hwc', 'sync', 'heap', 'io', 'samples', 'descendants', 'name'];
+const fields = ['target', 'clock', 'hwc', 'sync', 'heap', 'io', 'samples', 'descendants', 'name', 'group', 'archive', 'java',
+                'java_args'];
 
 function form() {
   const f = {args: splitArgs($('collect-args').value), signals: $('collect-signals').checked};

@@ -99,9 +99,9 @@ export class ThreadTimeline extends TimeView {
     bars.forEach((b, i) => {
       const y = 4 + i * (this.barH + 6);
       ctx.fillStyle = '#000';
-      ctx.fillText(`E${b.th.exp} T${b.th.thread} ${b.kind}`, 4, y + 12);
+      ctx.fillText(b.th.cpu !== undefined ? `E${b.th.exp} CPU ${b.th.cpu} ${b.kind}` : `E${b.th.exp} T${b.th.thread} ${b.kind}`, 4, y + 12);
       ctx.fillStyle = '#666';
-      ctx.fillText(`LWP ${b.th.lwp}`, 4, y + 26);
+      if (b.th.cpu === undefined) ctx.fillText(`LWP ${b.th.lwp}`, 4, y + 26);
       ctx.fillStyle = '#f4f4f4';
       ctx.fillRect(this.left, y, this.width(), this.barH);
       for (const [t, s] of b.k.shown) {
@@ -118,7 +118,7 @@ export class ThreadTimeline extends TimeView {
         this.hits.push({x, y, h: this.barH, th: b.th, kind: b.kind, t, s});
         ++drawn;
       }
-      if (this.selected && this.selected.th.exp === b.th.exp && this.selected.th.thread === b.th.thread && this.selected.kind === b.kind) {
+      if (this.selected && this.selected.th.exp === b.th.exp && this.selected.th.thread === b.th.thread && this.selected.th.cpu === b.th.cpu && this.selected.kind === b.kind) {
         ctx.strokeStyle = '#000';
         ctx.strokeRect(Math.floor(X(this.selected.t)) - 1.5, y - 1.5, 5, this.barH + 3);
       }
@@ -154,13 +154,20 @@ export class ThreadTimeline extends TimeView {
   }
   eventInfo(h) {
     const frames = this.data.stacks[h.s].map(id => ({id, name: this.data.functions[id]}));
-    return {exp: h.th.exp, thread: h.th.thread, lwp: h.th.lwp, kind: h.kind, t: h.t, frames};
+    return {exp: h.th.exp, thread: h.th.thread, lwp: h.th.lwp, cpu: h.th.cpu, kind: h.kind, t: h.t, frames};
   }
 }
 
-// The thread list beside the bars: events per data kind, as thread_list counts them.
+// The thread list beside the bars: events per data kind, as thread_list counts them (per CPU:
+// as cpu_list does).
 export function threadTable(data) {
   const kinds = [...new Set(data.threads.flatMap(t => Object.keys(t.kinds)))].sort();
+  if (data.by === 'cpu') {
+    let h = `<table class="metrics" id="timeline-threads" tabindex="0"><thead><tr><th>Exp</th><th>CPU</th><th>Events</th>${kinds.map(k => `<th>${escapeHtml(k)}</th>`).join('')}</tr></thead><tbody>`;
+    for (const t of data.threads)
+      h += `<tr><td>${t.exp}</td><td>${t.cpu}</td><td class="num">${t.events}</td>${kinds.map(k => `<td class="num">${t.kinds[k] ? t.kinds[k].count : 0}</td>`).join('')}</tr>`;
+    return h + '</tbody></table>';
+  }
   let h = `<table class="metrics" id="timeline-threads" tabindex="0"><thead><tr><th>Exp</th><th>Thread</th><th>LWP</th><th>Events</th>${kinds.map(k => `<th>${escapeHtml(k)}</th>`).join('')}</tr></thead><tbody>`;
   for (const t of data.threads)
     h += `<tr><td>${t.exp}</td><td>${t.thread}</td><td>${t.lwp}</td><td class="num">${t.events}</td>${kinds.map(k => `<td class="num">${t.kinds[k] ? t.kinds[k].count : 0}</td>`).join('')}</tr>`;
@@ -168,8 +175,9 @@ export function threadTable(data) {
 }
 
 export function eventPanel(e, fmtTime) {
-  let h = `<h3>Event</h3><dl id="event-info"><dt>Experiment</dt><dd>${e.exp}</dd><dt>Thread</dt><dd data-key="thread">${e.thread}</dd>` +
-          `<dt>LWP</dt><dd>${e.lwp}</dd><dt>Data</dt><dd data-key="kind">${escapeHtml(e.kind)}</dd><dt>Time</dt><dd data-key="time">${fmtTime(e.t)}</dd></dl>`;
+  const who = e.cpu !== undefined ? `<dt>CPU</dt><dd data-key="cpu">${e.cpu}</dd>`
+                                   : `<dt>Thread</dt><dd data-key="thread">${e.thread}</dd><dt>LWP</dt><dd>${e.lwp}</dd>`;
+  let h = `<h3>Event</h3><dl id="event-info"><dt>Experiment</dt><dd>${e.exp}</dd>${who}<dt>Data</dt><dd data-key="kind">${escapeHtml(e.kind)}</dd><dt>Time</dt><dd data-key="time">${fmtTime(e.t)}</dd></dl>`;
   h += '<h4>Call stack (leaf first)</h4><ol id="event-stack" class="stack">';
   for (const f of e.frames)
     h += `<li data-id="${f.id}"><span class="swatch" style="background:${colorOfFunction(f.id)}"></span>${escapeHtml(f.name)}</li>`;
