@@ -59,7 +59,7 @@ TEST_F(RawCounters, RawSpellingsOfASoftwareEventAreMetricsInEveryReport) {
   EXPECT_NE(s.out.find("sorted by metric: Exclusive software_config_2 Events"), std::string::npos) << s.out;
 
   // Callers-callees, lines and disassembly carry the metric.
-  auto cc = er_print("-metrics a.PERF_COUNT_SW_PAGE_FAULTS:name -callers-callees raw.er");
+  auto cc = er_print("-cmetrics a.PERF_COUNT_SW_PAGE_FAULTS:name -callers-callees raw.er");
   EXPECT_EQ(cc.status, 0) << cc.err;
   EXPECT_NE(cc.out.find("PERF_COUNT_SW_PAGE_FAULTS"), std::string::npos) << cc.out;
   auto lines = er_print("-metrics e.PERF_COUNT_SW_PAGE_FAULTS:name -lines raw.er");
