@@ -283,6 +283,11 @@ bool parse_hwc_spec(const std::string& spec, std::vector<HwcCounter>* out, std::
       c.dataspace = true;
       w.erase(0, 1);
     }
+    // The manual's "/register_number" (seed-spec §3.2): perf_event_open lets the kernel choose
+    // the register, so it is accepted and has no effect (docs/counters.md).
+    if (auto slash = w.rfind('/'); slash != std::string::npos && slash > 0 && slash + 1 < w.size() &&
+                                   w[slash - 1] != '/' && w.find_first_not_of("0123456789", slash + 1) == std::string::npos)
+      w.erase(slash);
     auto parts = split(w, '~');
     c.name = parts[0];
     bool found = false;

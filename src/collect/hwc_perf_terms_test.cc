@@ -127,5 +127,17 @@ TEST(RawSoftwareSpellings, PerfTermsAndLibpfm4NamesOfASoftwareEvent) {
   }
 }
 
+// The manual's register suffix: accepted, the kernel picks the register.
+TEST(RegisterNumber, AcceptedAndIgnored) {
+  std::vector<HwcCounter> c;
+  std::string err;
+  ASSERT_TRUE(parse_hwc_spec("page-faults/0,1,context-switches~user=1/1", &c, &err)) << err;
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].name, "page-faults");
+  EXPECT_EQ(c[0].interval, 1u);
+  EXPECT_EQ(c[1].name, "context-switches");
+  EXPECT_FALSE(c[1].exclude_user);
+}
+
 }  // namespace
 }  // namespace erkit::collect
