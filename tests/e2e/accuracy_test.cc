@@ -260,7 +260,7 @@ TEST_F(Accuracy, RecursionPanelsListEveryEdge) {
 // ---- Item 9: smaller ones --------------------------------------------------------------------
 
 TEST_F(Accuracy, FractionalSampleIntervalAndSyncTracingInTheHeader) {
-  ASSERT_EQ(collect("-S 0.2 -s on " + family() + " sleep:900").status, 0);
+  ASSERT_EQ(collect("-S 0.2 -s on " + family() + " sleep:1300").status, 0);
   auto e = open("test.1.er");
   ASSERT_TRUE(e);
   int periodic = 0;
@@ -268,13 +268,17 @@ TEST_F(Accuracy, FractionalSampleIntervalAndSyncTracingInTheHeader) {
   for (const auto& s : e->samples) {
     if (s.rec.reason != format::kSamplePeriodic) continue;
     ++periodic;
+    // Samples keep an absolute schedule: one that is late is followed by one on time, so a gap
+    // can be shorter than the period, but never a burst.
     if (prev) {
-      EXPECT_GE(s.rec.tstamp_ns - prev, 180000000u);  // never early
+      EXPECT_GE(s.rec.tstamp_ns - prev, 20000000u);
     }
     prev = s.rec.tstamp_ns;
   }
-  EXPECT_GE(periodic, 2);  // four periods fit in 0.9 s; a loaded machine delays some
-  EXPECT_LE(periodic, 5);
+  // Six periods fit in 1.3 s (a loaded machine delays some); at 0.1 s there would be twelve,
+  // at 1 s one.
+  EXPECT_GE(periodic, 2);
+  EXPECT_LE(periodic, 7);
   auto h = er_print("-header test.1.er");
   EXPECT_NE(h.out.find("Periodic sampling, 0.200 secs."), std::string::npos) << h.out;
   EXPECT_NE(h.out.find("Synchronization wait tracing on (-s on)"), std::string::npos) << h.out;
