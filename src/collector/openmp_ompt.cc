@@ -149,8 +149,10 @@ void on_task_create(OmptData*, const OmptFrame* frame, OmptData* task, int flags
   TaskInfo& t = g_tasks[id % kTaskSlots];
   t.id = id;
   t.create_ns = now_ns();
+  // The task's entry first, noted by the __kmpc_omp_task_alloc interposer (openmp_kmpc.cc).
   t.create_stack = omp_fork_stack(ts, reinterpret_cast<uint64_t>(codeptr),
-                                  frame ? reinterpret_cast<uint64_t>(frame->enter_frame.ptr) : 0, 0);
+                                  frame ? reinterpret_cast<uint64_t>(frame->enter_frame.ptr) : 0,
+                                  __atomic_load_n(&ts->omp_task_entry, __ATOMIC_RELAXED));
   t.region = __atomic_load_n(&ts->omp_region, __ATOMIC_RELAXED);
   t.begin_ns = 0;
   t.create_tid = ts->tid;

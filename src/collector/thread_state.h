@@ -111,6 +111,7 @@ struct ThreadState {
   uint32_t omp_cache_next;
   uint32_t omp_in_task, omp_state_outside_task;  // OMPT: running an explicit task; the state to go back to
   uint64_t omp_microtask;  // libomp: the outlined function of the region being forked (openmp_kmpc.cc)
+  uint64_t omp_task_entry;  // libomp: the task entry of the latest task allocated (openmp_kmpc.cc)
   // Everything above is cleared when the slot is claimed; what follows is not (the sampler
   // may hold ms_lock while it discovers that the slot is being reused, see thread_state.cc).
   MicrostateTrack ms;

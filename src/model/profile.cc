@@ -284,6 +284,17 @@ void Profile::compute() const {
     const bool omp_exp = clock_scans_[x].omp_states || !e.omp_regions.empty();  // has_omp_samples(e)
     if (omp_exp && !omp_view_) omp_view_ = std::make_unique<viewmode::OpenMpView>(funcs_, *resolver_);
     const viewmode::ForkParents fork_parents = omp_exp ? viewmode::fork_parents(e) : viewmode::ForkParents{};
+    if (omp_exp && view_mode_ != ViewMode::kMachine) {
+      // Each region's (and task's) fork chain, for samples that carry no fork stack.
+      auto note = [&](uint64_t stack_id, uint64_t t) {
+        std::vector<viewmode::OpenMpView::ForkLevel> chain;
+        for (auto [id, task] : viewmode::fork_chain(fork_parents, stack_id))
+          chain.push_back({&resolver_->resolve(x, e, id, t), task});
+        omp_view_->note_fork(chain);
+      };
+      for (const auto& r : e.omp_regions) note(r.stack_id, r.tstamp_ns);
+      for (const auto& t : e.omp_tasks) note(t.stack_id, t.create_ns);
+    }
     auto has_runtime_frame = [&](const ResolvedStack& rs) {
       for (const FrameRef& f : rs.frames)
         if (omp_view_->is_runtime(f.func)) return true;

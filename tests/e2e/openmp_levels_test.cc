@@ -13,12 +13,6 @@ namespace {
 
 class OpenMpLevels : public OpenMp {};
 
-// The source line in a "... from line N" name, 0 if none.
-uint32_t line_of(const std::string& name) {
-  auto at = name.find(" from line ");
-  return at == std::string::npos ? 0 : uint32_t(std::stoul(name.substr(at + 11)));
-}
-
 // spawn(): in each region one thread creates two tasks of work(3*UNIT), runs work(UNIT) itself,
 // then waits in a taskwait while the other threads run the tasks.
 TEST_P(OpenMpLevels, TasksUnderTheirCreator) {
@@ -32,22 +26,15 @@ TEST_P(OpenMpLevels, TasksUnderTheirCreator) {
   ASSERT_TRUE(e);
   ASSERT_EQ(e->omp_regions.size(), size_t(kRegions));
   ASSERT_EQ(e->omp_tasks.size(), size_t(2 * kRegions));
-  std::set<uint64_t> regions;
-  for (const auto& r : e->omp_regions) regions.insert(r.region_id);
+  const std::map<uint64_t, int> per_region = tasks_per_region(*e);
   std::set<uint32_t> tids;
   for (const auto& s : e->clock) tids.insert(s.tid);
-  std::map<uint64_t, int> per_region;
-  int64_t task_ns = 0;
   for (const auto& t : e->omp_tasks) {
-    EXPECT_TRUE(regions.count(t.region_id)) << "task " << t.task_id << " in region " << t.region_id;
-    ++per_region[t.region_id];
     EXPECT_TRUE(tids.count(t.tid));
     EXPECT_TRUE(tids.count(t.create_tid));
-    EXPECT_GE(t.tstamp_ns, t.create_ns);
     EXPECT_GT(t.duration_ns, 0u);
-    EXPECT_EQ(t.runtime, is_gcc() ? format::kOmpRuntimeGomp : format::kOmpRuntimeOmpt);
-    task_ns += int64_t(t.duration_ns);
   }
+  const double tasks_ns = task_ns(*e, [](size_t) { return true; });
   for (const auto& [region, n] : per_region) EXPECT_EQ(n, 2) << "region " << region;
 
   // The user view: work() in a task is under the task, the task under the region that created
@@ -68,7 +55,7 @@ TEST_P(OpenMpLevels, TasksUnderTheirCreator) {
   EXPECT_GT(double(incl(*p, region)), 0.85 * double(total));
   // The tasks' time is what their records say (wall time of each task from its first schedule
   // to its end, against the samples taken in it), and six times the creator's own work in CPU.
-  EXPECT_NEAR(double(incl(*p, task)), double(task_ns), 0.10 * double(task_ns) + margin(2 * kRegions));
+  EXPECT_NEAR(double(incl(*p, task)), tasks_ns, 0.10 * tasks_ns + margin(2 * kRegions));
   EXPECT_NEAR(double(incl(*p, task, model::kUser)) / double(incl(*p, work, model::kUser)), 6.0 / 7, 0.1);
   // The creator waits in the taskwait (OMP Wait) for the tasks' time minus its own work.
   FuncId taskwait = find(*p, "<OMP-taskwait>");
@@ -91,16 +78,13 @@ TEST_P(OpenMpLevels, TasksUnderTheirCreator) {
     implied += std::max(0.0, double(end) - wait_from - busy);
   }
   EXPECT_NEAR(double(incl(*p, taskwait)), implied, 0.25 * implied + margin(kRegions))
-      << "taskwait " << incl(*p, taskwait) << " ns; tasks " << task_ns << " ns, creator's work " << direct_ns;
-  // The expert view names the task's outlined function.
-  p->set_view_mode(ViewMode::kExpert);
-  p->function_metrics();
-  bool named = false;
-  for (FuncId f = 0; f < p->functions().size(); ++f) {
-    const std::string& n = p->functions().at(f).name;
-    if (n.rfind("spawn -- OMP task from line ", 0) == 0 && n.back() == ']' && incl(*p, f) > 0) named = true;
-  }
-  EXPECT_TRUE(named);
+      << "taskwait " << incl(*p, taskwait) << " ns; tasks " << tasks_ns << " ns, creator's work " << direct_ns;
+  // Exactly the program's region and task, named after spawn and their lines; in the expert
+  // view each with its outlined function.
+  const std::vector<std::string> user = {"spawn -- OMP parallel region from line 71", "spawn -- OMP task from line 76"};
+  EXPECT_EQ(omp_frames(*p), user);
+  expect_outlined(expert_functions(*p, user), {"spawn._omp_fn.0", "spawn._omp_fn.1"},
+                  {".omp_outlined.", ".omp_task_entry."}, *p);
 }
 
 // nested(): regions of 2 threads each calling inner(), itself a region of 2 threads.
@@ -152,6 +136,13 @@ TEST_P(OpenMpLevels, NestedRegionsThroughBothLevels) {
     if (FuncId f = exact(*p, root)) {
       EXPECT_LT(double(incl(*p, f)), 0.05 * double(total)) << root;
     }
+  // Exactly the two regions, named after their functions and lines; in the expert view each
+  // with its outlined function.
+  const std::vector<std::string> user = {"inner -- OMP parallel region from line 89",
+                                         "nested -- OMP parallel region from line 97"};
+  EXPECT_EQ(omp_frames(*p), user);
+  expect_outlined(expert_functions(*p, user), {"inner._omp_fn.0", "nested._omp_fn.0"},
+                  {".omp_outlined.", ".omp_outlined."}, *p);
   // In the machine view the inner regions' workers start in the thread library again.
   p->set_view_mode(ViewMode::kMachine);
   EXPECT_EQ(incl(*p, outer_region), 0);

@@ -15,25 +15,7 @@
 namespace erkit::e2e {
 namespace {
 
-class OpenMpTasks : public OpenMp {
- protected:
-  // Sum of the task records' durations of the tasks for which `pick` holds.
-  template <class Pick>
-  static double task_ns(const reader::Experiment& e, Pick pick) {
-    double sum = 0;
-    for (size_t i = 0; i < e.omp_tasks.size(); ++i)
-      if (pick(i)) sum += double(e.omp_tasks[i].duration_ns);
-    return sum;
-  }
-  // The functions whose name starts with `prefix` and that have time, by name.
-  static std::vector<std::string> named(Profile& p, const std::string& prefix) {
-    std::vector<std::string> out;
-    for (FuncId f = 0; f < p.functions().size(); ++f)
-      if (p.functions().at(f).name.rfind(prefix, 0) == 0 && incl(p, f) > 0) out.push_back(p.functions().at(f).name);
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-};
+class OpenMpTasks : public OpenMp {};
 
 // task_tree(): in each region one thread creates a task (line 112) that runs work(UNIT), creates
 // two tasks (line 116) of work(2*UNIT) each and waits for them (line 119).
@@ -113,13 +95,13 @@ TEST_P(OpenMpTasks, NestedTasksUnderTheirCreatingTask) {
     for (const std::string& c : callers(*p, taskwait))
       EXPECT_TRUE(c == p->functions().at(outer).name || c == p->functions().at(region).name) << c;
   }
-  // The expert view names both tasks' functions.
-  p->set_view_mode(ViewMode::kExpert);
-  p->function_metrics();
-  for (const char* line : {"112", "116"}) {
-    auto names = named(*p, std::string("task_tree -- OMP task from line ") + line + " [");
-    EXPECT_FALSE(names.empty()) << "line " << line;
-  }
+  // Exactly the program's region and tasks, named after task_tree and their lines; in the
+  // expert view each with its outlined function.
+  const std::vector<std::string> user = {"task_tree -- OMP parallel region from line 108",
+                                         "task_tree -- OMP task from line 112", "task_tree -- OMP task from line 116"};
+  EXPECT_EQ(omp_frames(*p), user);
+  expect_outlined(expert_functions(*p, user), {"task_tree._omp_fn.0", "task_tree._omp_fn.1", "task_tree._omp_fn.2"},
+                  {".omp_outlined.", ".omp_task_entry.", ".omp_task_entry."}, *p);
 }
 
 // loop_tasks(): in each region one thread runs a taskloop of four tasks of work(UNIT) (line 136,
@@ -132,16 +114,10 @@ TEST_P(OpenMpTasks, TaskloopTasksUnderTheRegion) {
   auto e = open("t.er");
   ASSERT_TRUE(e);
   ASSERT_EQ(e->omp_regions.size(), size_t(kRegions));
-  std::map<uint64_t, int> per_region;
-  for (const auto& r : e->omp_regions) per_region[r.region_id] = 0;
+  const std::map<uint64_t, int> per_region = tasks_per_region(*e);
+  ASSERT_EQ(per_region.size(), size_t(kRegions)) << "tasks in regions without a record";
   std::set<uint64_t> ids;
-  for (const auto& t : e->omp_tasks) {
-    ASSERT_TRUE(per_region.count(t.region_id)) << "task " << t.task_id << " in region " << t.region_id;
-    ++per_region[t.region_id];
-    ids.insert(t.task_id);
-    EXPECT_GE(t.tstamp_ns, t.create_ns);
-    EXPECT_EQ(t.runtime, is_gcc() ? format::kOmpRuntimeGomp : format::kOmpRuntimeOmpt);
-  }
+  for (const auto& t : e->omp_tasks) ids.insert(t.task_id);
   EXPECT_EQ(ids.size(), e->omp_tasks.size()) << "task ids not unique";
   for (const auto& [region, n] : per_region) EXPECT_EQ(n, 4) << "region " << region;
 
@@ -200,6 +176,12 @@ TEST_P(OpenMpTasks, TaskloopTasksUnderTheRegion) {
     EXPECT_EQ(p->function_metrics().incl[taskwait][model::kOmpWait], incl(*p, taskwait));
     EXPECT_EQ(callers(*p, taskwait), std::vector<std::string>{p->functions().at(region).name});
   }
+  // Exactly the program's region and task; in the expert view each with its outlined function.
+  const std::vector<std::string> user = {"loop_tasks -- OMP parallel region from line 132",
+                                         "loop_tasks -- OMP task from line 136"};
+  EXPECT_EQ(omp_frames(*p), user);
+  expect_outlined(expert_functions(*p, user), {"loop_tasks._omp_fn.0", "loop_tasks._omp_fn.1"},
+                  {".omp_outlined.", ".omp_task_entry."}, *p);
 }
 
 INSTANTIATE_TEST_SUITE_P(Runtimes, OpenMpTasks, ::testing::Values("omp_imbalance_gcc", "omp_imbalance_clang"));

@@ -94,6 +94,12 @@ TEST_P(OpenMp, ImbalanceUnderImplicitBarrier) {
   const std::string& en = p->functions().at(expert_named).name;
   EXPECT_NE(en.find(GetParam() == "omp_imbalance_gcc" ? " [imbalance._omp_fn." : " [.omp_outlined."), std::string::npos)
       << en;
+  // Exactly the program's region, named after imbalance and its line, with one outlined
+  // function in the expert view.
+  p->set_view_mode(ViewMode::kUser);
+  const std::vector<std::string> user = {"imbalance -- OMP parallel region from line 23"};
+  EXPECT_EQ(omp_frames(*p), user);
+  expect_outlined(expert_functions(*p, user), {"imbalance._omp_fn.0"}, {".omp_outlined."}, *p);
   p->set_view_mode(ViewMode::kMachine);
   EXPECT_EQ(incl(*p, barrier), 0);
   EXPECT_EQ(incl(*p, region), 0);

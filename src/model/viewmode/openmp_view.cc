@@ -129,6 +129,11 @@ FuncId OpenMpView::region_at(const FrameRef& site, ViewMode mode) {
   return f;
 }
 
+size_t OpenMpView::outermost_outlined(const std::vector<FrameRef>& frames, size_t i) const {
+  while (i + 1 < frames.size() && is_outlined(frames[i + 1].func)) ++i;
+  return i;
+}
+
 void OpenMpView::append_user(const std::vector<FrameRef>& frames, size_t from, size_t to,
                              std::vector<FrameRef>* out) const {
   for (size_t i = from; i < to && i < frames.size(); ++i)
@@ -143,7 +148,66 @@ ResolvedStack OpenMpView::transform(const ResolvedStack& m, uint32_t state, cons
 
 ResolvedStack OpenMpView::transform(const ResolvedStack& m, uint32_t state, const std::vector<ForkLevel>& chain,
                                     ViewMode mode) {
+  if (chain.empty() && state != format::kOmpIdle && !known_forks_.empty()) {
+    // No fork stack: the region (or task) of the outlined function on the stack, if known.
+    size_t o = 0;
+    while (o < m.frames.size() && !is_outlined(m.frames[o].func)) ++o;
+    if (o < m.frames.size()) {
+      auto it = known_forks_.find(m.frames[outermost_outlined(m.frames, o)].func);
+      if (it != known_forks_.end() && !it->second.ambiguous) {
+        std::vector<ForkLevel> known;
+        for (size_t i = 0; i < it->second.stacks.size(); ++i) known.push_back({&it->second.stacks[i], it->second.task[i]});
+        return transform_at(m, state, known, 0, mode);
+      }
+    }
+  }
   return transform_at(m, state, chain, 0, mode);
+}
+
+FuncId OpenMpView::leading_outlined(const ResolvedStack& fork, bool task) const {
+  const auto& ff = fork.frames;
+  size_t i = 0;
+  while (i < ff.size() && is_runtime(ff[i].func)) ++i;
+  if (i >= ff.size() || !is_outlined(ff[i].func) || (task && i != 0)) return 0;
+  const uint32_t entry = ff[i].pc;
+  while (i + 1 < ff.size() && ff[i + 1].pc == entry && is_outlined(ff[i + 1].func)) ++i;
+  return ff[i].func;
+}
+
+void OpenMpView::note_fork(const std::vector<ForkLevel>& chain) {
+  if (chain.empty()) return;
+  FuncId fn = leading_outlined(*chain[0].stack, chain[0].task);
+  if (!fn) return;
+  auto [it, fresh] = known_forks_.try_emplace(fn);
+  KnownFork& k = it->second;
+  if (fresh) {
+    for (const ForkLevel& l : chain) k.stacks.push_back(*l.stack), k.task.push_back(l.task);
+    return;
+  }
+  // Another fork of the same function: from the same place (the first program frame's function
+  // and line; a nested region's fork stacks differ below it between the master and the outer
+  // region's workers)?
+  auto site = [this](const ResolvedStack& a) -> const FrameRef* {  // as transform_at finds it
+    const auto& ff = a.frames;
+    size_t i = 0;
+    while (i < ff.size() && is_runtime(ff[i].func)) ++i;
+    const uint32_t entry = i < ff.size() ? ff[i].pc : 0;
+    while (i < ff.size() && ff[i].pc == entry && is_outlined(ff[i].func)) ++i;
+    while (i < ff.size() && is_runtime(ff[i].func)) ++i;
+    return i < ff.size() ? &ff[i] : nullptr;
+  };
+  auto same = [&](const ResolvedStack& a, const ResolvedStack& b) {
+    const FrameRef *x = site(a), *y = site(b);
+    return x && y ? x->func == y->func && x->line == y->line : x == y;
+  };
+  // The construct itself decides; of two chains of one construct the longer is kept (a task
+  // whose creating task was not found has one level less).
+  if (!same(k.stacks[0], *chain[0].stack)) {
+    k.ambiguous = true;
+  } else if (chain.size() > k.stacks.size()) {
+    k.stacks.clear(), k.task.clear();
+    for (const ForkLevel& l : chain) k.stacks.push_back(*l.stack), k.task.push_back(l.task);
+  }
 }
 
 std::vector<FrameRef> OpenMpView::fork_context(const std::vector<ForkLevel>& chain, size_t level, size_t from,
@@ -213,6 +277,10 @@ ResolvedStack OpenMpView::transform_at(const ResolvedStack& m, uint32_t state, c
   } else {
     size_t o = 0;
     while (o < fr.size() && !is_outlined(fr[o].func)) ++o;
+    // The function that names the region or task: the outermost of the outlined frames at o
+    // (Clang -g: .omp_outlined._debug__.N inlined into, or at -O0 called by, .omp_outlined..N+1,
+    // the function the runtime calls), as for a fork stack's leading entry below.
+    const FuncId named_fn = o < fr.size() ? fr[outermost_outlined(fr, o)].func : 0;
     bool leaf_runtime = !fr.empty() && (is_runtime(fr.front().func) || (o == 0 && state != format::kOmpWork));
     if (leaf_runtime && state != format::kOmpWork) r.frames.push_back({pseudo(state), 0, 0});
     // The fork site: the first program frame of the fork stack.
@@ -240,12 +308,14 @@ ResolvedStack OpenMpView::transform_at(const ResolvedStack& m, uint32_t state, c
         std::vector<FrameRef> ctx = fork_context(chain, level, fork_from, mode);
         // A task's own function is the creation stack's leaf where known (GOMP): a task whose
         // function tail-called the program's code shows the creator's outlined function first.
-        FuncId rf = task ? task_frame(fork_outlined ? fork_outlined : fr[o].func, site, ctx, mode)
-                         : region(fr[o].func, site, mode);
+        // A region is named by the function its fork stack starts with where known (a sample
+        // still in a task's function after the task, at the region's barrier, is the region's).
+        FuncId rf = task ? task_frame(fork_outlined ? fork_outlined : named_fn, site, ctx, mode)
+                         : region(fork_outlined ? fork_outlined : named_fn, site, mode);
         r.frames.push_back({rf, fr[o].pc, fr[o].line});
         r.frames.insert(r.frames.end(), ctx.begin(), ctx.end());
       } else {
-        r.frames.push_back({region(fr[o].func, site, mode), fr[o].pc, fr[o].line});
+        r.frames.push_back({region(named_fn, site, mode), fr[o].pc, fr[o].line});
         append_user(fr, o + 1, fr.size(), &r.frames);
       }
     } else if (fork && site) {

@@ -56,6 +56,13 @@ class OpenMpView {
   ResolvedStack transform(const ResolvedStack& machine, uint32_t state, const std::vector<ForkLevel>& chain,
                           ViewMode mode);
 
+  // A region's (or GOMP task's) fork chain from the experiment's records, noted before the
+  // samples are transformed: a sample that carries no fork stack (taken before the thread was
+  // told its region, or written with an older stack than its state) but has the chain's leading
+  // outlined function on its stack is shown under that chain. An outlined function forked from
+  // two different places is ambiguous and left as it is; of one place the longest chain is kept.
+  void note_fork(const std::vector<ForkLevel>& chain);
+
   bool is_runtime(FuncId f) const;
   bool is_outlined(FuncId f) const;
 
@@ -69,8 +76,20 @@ class OpenMpView {
                              size_t level, ViewMode mode);
   // The user frames of chain[level]'s stack from `from` on, through the enclosing levels.
   std::vector<FrameRef> fork_context(const std::vector<ForkLevel>& chain, size_t level, size_t from, ViewMode mode);
+  // The outermost of the consecutive outlined frames from frames[i] on (i itself if alone).
+  size_t outermost_outlined(const std::vector<FrameRef>& frames, size_t i) const;
   // frames without the runtime's, appended to out
   void append_user(const std::vector<FrameRef>& frames, size_t from, size_t to, std::vector<FrameRef>* out) const;
+
+  // The outlined function a fork stack starts with (the outermost of its entry's inline frames),
+  // 0 if none (libomp task creation stacks start in the runtime).
+  FuncId leading_outlined(const ResolvedStack& fork, bool task) const;
+  struct KnownFork {
+    std::vector<ResolvedStack> stacks;  // copies: resolved stacks are forgotten on a mode change
+    std::vector<bool> task;
+    bool ambiguous = false;
+  };
+  std::unordered_map<FuncId, KnownFork> known_forks_;  // outlined function -> its fork chain
 
   FunctionTable& funcs_;
   const StackResolver& resolver_;

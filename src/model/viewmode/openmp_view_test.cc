@@ -15,6 +15,7 @@ class OpenMpViewTest : public ::testing::Test {
     exe_ = funcs_.intern_object("/tmp/prog", "");
     gomp_ = funcs_.intern_object("/usr/lib/x86_64-linux-gnu/libgomp.so.1", "");
     libc_ = funcs_.intern_object("/usr/lib/x86_64-linux-gnu/libc.so.6", "");
+    omp_ = funcs_.intern_object("/usr/lib/llvm-14/lib/libomp.so.5", "");
   }
   FuncId fn(const std::string& name, ObjId obj) {
     FunctionEntry e;
@@ -38,7 +39,7 @@ class OpenMpViewTest : public ::testing::Test {
   symbols::SymbolCache cache_;
   StackResolver resolver_;
   OpenMpView view_;
-  ObjId exe_, gomp_, libc_;
+  ObjId exe_, gomp_, libc_, omp_;
   uint64_t next_addr_ = 0x1000;
 };
 
@@ -117,6 +118,61 @@ TEST_F(OpenMpViewTest, NestedRegionAndTaskThroughTheirLevels) {
   EXPECT_EQ(names(view_.transform(task_run, format::kOmpWork, tchain, ViewMode::kExpert)),
             (std::vector<std::string>{"work", "foo -- OMP task [foo._omp_fn.1]", "foo -- OMP parallel region [foo._omp_fn.0]",
                                       "foo", "main", "_start"}));
+}
+
+// Clang -g: .omp_outlined._debug__.N is inlined into .omp_outlined..N+1 (the function libomp
+// calls): both frames at the same pc. The region is named after the outer one whether the
+// sample's stack or the fork stack names it.
+TEST_F(OpenMpViewTest, ClangOutlinedNamedByTheFunctionTheRuntimeCalls) {
+  FuncId work = fn("work", exe_), dbg = fn(".omp_outlined._debug__.20", exe_), outl = fn(".omp_outlined..21", exe_),
+         foo = fn("foo", exe_), main = fn("main", exe_), invoke = fn("__kmp_invoke_microtask", omp_),
+         fork_call = fn("__kmpc_fork_call", omp_), thread = fn("start_thread", libc_);
+  ResolvedStack worker;
+  for (auto [f, pc] : std::initializer_list<std::pair<FuncId, uint32_t>>{
+           {work, 1}, {dbg, 2}, {outl, 2}, {invoke, 3}, {thread, 4}})
+    worker.frames.push_back({f, pc, 0, f == dbg}), worker.funcs.push_back(f);
+  ResolvedStack fork;  // the microtask's entry first (the collector notes it), then the fork call
+  for (auto [f, pc] : std::initializer_list<std::pair<FuncId, uint32_t>>{
+           {dbg, 5}, {outl, 5}, {fork_call, 6}, {foo, 7}, {main, 8}})
+    fork.frames.push_back({f, pc, 0, f == dbg}), fork.funcs.push_back(f);
+  EXPECT_EQ(names(view_.transform(worker, format::kOmpWork, &fork, ViewMode::kExpert)),
+            (std::vector<std::string>{"work", "foo -- OMP parallel region [.omp_outlined..21]", "foo", "main"}));
+  ResolvedStack at_barrier = stack({invoke, thread});
+  EXPECT_EQ(names(view_.transform(at_barrier, format::kOmpImplicitBarrier, &fork, ViewMode::kExpert)),
+            (std::vector<std::string>{"<OMP-implicit_barrier>", "foo -- OMP parallel region [.omp_outlined..21]", "foo",
+                                      "main"}));
+  // At -O0 the _debug__ function is called, not inlined: still the outer one.
+  ResolvedStack called = stack({work, dbg, outl, invoke, thread});
+  EXPECT_EQ(names(view_.transform(called, format::kOmpWork, &fork, ViewMode::kExpert)),
+            (std::vector<std::string>{"work", "foo -- OMP parallel region [.omp_outlined..21]", "foo", "main"}));
+}
+
+// A sample that carries no fork stack but has a region's outlined function on its stack is
+// shown under that region's fork chain from the records; not where the function was forked
+// from two places.
+TEST_F(OpenMpViewTest, SampleWithoutForkStackUnderTheRecordedRegion) {
+  FuncId work = fn("work", exe_), outl = fn(".omp_outlined..9", exe_), spawn = fn("spawn", exe_),
+         main = fn("main", exe_), invoke = fn("__kmp_invoke_microtask", omp_), thread = fn("start_thread", libc_),
+         clone = fn("clone3", libc_), fork_call = fn("__kmpc_fork_call", omp_), other = fn("other", exe_);
+  ResolvedStack worker = stack({work, outl, invoke, thread, clone});
+  // Unknown region: the outlined function alone cannot name its parent (Clang).
+  EXPECT_EQ(names(view_.transform(worker, format::kOmpWork, std::vector<OpenMpView::ForkLevel>{}, ViewMode::kUser)),
+            (std::vector<std::string>{"work", "<unknown> -- OMP parallel region", "start_thread", "clone3"}));
+  ResolvedStack fork = stack({outl, fork_call, spawn, main});
+  view_.note_fork({{&fork, false}});
+  view_.note_fork({{&fork, false}});  // the same place again
+  EXPECT_EQ(names(view_.transform(worker, format::kOmpWork, std::vector<OpenMpView::ForkLevel>{}, ViewMode::kUser)),
+            (std::vector<std::string>{"work", "spawn -- OMP parallel region", "spawn", "main"}));
+  EXPECT_EQ(names(view_.transform(worker, format::kOmpWork, std::vector<OpenMpView::ForkLevel>{}, ViewMode::kExpert)),
+            (std::vector<std::string>{"work", "spawn -- OMP parallel region [.omp_outlined..9]", "spawn", "main"}));
+  // Idle: the pseudo-function alone, whatever the stack.
+  EXPECT_EQ(names(view_.transform(worker, format::kOmpIdle, std::vector<OpenMpView::ForkLevel>{}, ViewMode::kUser)),
+            (std::vector<std::string>{"<OMP-idle>"}));
+  // Forked from another place too: ambiguous, left as it is.
+  ResolvedStack fork2 = stack({outl, fork_call, other, main});
+  view_.note_fork({{&fork2, false}});
+  EXPECT_EQ(names(view_.transform(worker, format::kOmpWork, std::vector<OpenMpView::ForkLevel>{}, ViewMode::kUser)),
+            (std::vector<std::string>{"work", "<unknown> -- OMP parallel region", "start_thread", "clone3"}));
 }
 
 }  // namespace
