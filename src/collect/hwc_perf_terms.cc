@@ -148,8 +148,12 @@ std::vector<std::string> split_counter_list(const std::string& spec) {
     const char c = spec[i];
     if (c == '/') {
       // A group "/...=.../" that closes: its commas are the PMU's term separators.
+      // Not the manual's "/register_number" followed by more counters ("cycles/0,insts~u=1/1"):
+      // a term group starts with a term's name and holds no attribute ('~') or '+'.
       const size_t close = spec.find('/', i + 1);
-      if (close != std::string::npos && spec.substr(i + 1, close - i - 1).find('=') != std::string::npos) {
+      const std::string group = close == std::string::npos ? "" : spec.substr(i + 1, close - i - 1);
+      if (!group.empty() && std::isalpha(static_cast<unsigned char>(group[0])) &&
+          group.find('=') != std::string::npos && group.find_first_of("~+") == std::string::npos) {
         cur += spec.substr(i, close - i + 1);
         i = close;
         continue;

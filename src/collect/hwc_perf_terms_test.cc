@@ -95,6 +95,8 @@ TEST(PerfTermSpelling, CounterListsKeepTermGroupsWhole) {
   EXPECT_EQ(split_counter_list("+cpu/event=0x3c,umask=0/,1000,insts"), (V{"+cpu/event=0x3c,umask=0/", "1000", "insts"}));
   EXPECT_EQ(split_counter_list("cpu/mem-loads,5"), (V{"cpu/mem-loads", "5"}));
   EXPECT_EQ(split_counter_list("software/config=2/~period=3,lo"), (V{"software/config=2/~period=3", "lo"}));
+  // The manual's register numbers are no term groups.
+  EXPECT_EQ(split_counter_list("cycles/0,1,insts~user=1/1"), (V{"cycles/0", "1", "insts~user=1/1"}));
 }
 
 // The software PMU is on every Linux machine: perf's spelling of page-faults opens here, and
