@@ -14,6 +14,7 @@
 #include <fstream>
 #include <set>
 
+#include "collect/hwc_perf_terms.h"
 #include "common/text_escape.h"
 #include "format/hwc_attr.h"
 #include "format/log_keys.h"
@@ -247,6 +248,21 @@ bool apply_attr(HwcCounter* c, const std::string& kv, std::string* pfm_attrs, st
   return true;
 }
 
+// A raw spelling of an event collect also knows by name (perf::PERF_COUNT_SW_PAGE_FAULTS,
+// software/config=2/): it keeps its own name and metric (issue 19) but is the same event, so
+// it counts as software, memory-related and with the kernel's data address as that one does.
+void inherit_traits(HwcCounter* c) {
+  if (c->config1 || c->config2) return;
+  for (const auto& k : make_builtin())
+    if (k.type == c->type && k.config == c->config) {
+      c->memory = k.memory;
+      c->software = k.software;
+      c->precise_addr = k.precise_addr;
+      if (c->description.empty() || c->description.starts_with("raw event")) c->description = k.description;
+      return;
+    }
+}
+
 }  // namespace
 
 const std::vector<HwcKnown>& hwc_builtin_events() {
@@ -255,7 +271,7 @@ const std::vector<HwcKnown>& hwc_builtin_events() {
 }
 
 bool parse_hwc_spec(const std::string& spec, std::vector<HwcCounter>* out, std::string* error) {
-  auto words = split(spec, ',');
+  auto words = split_counter_list(spec);  // "pmu/a=1,b=2/" stays one counter
   for (size_t i = 0; i < words.size(); ++i) {
     std::string w = words[i];
     if (w.empty()) {
@@ -267,6 +283,11 @@ bool parse_hwc_spec(const std::string& spec, std::vector<HwcCounter>* out, std::
       c.dataspace = true;
       w.erase(0, 1);
     }
+    // The manual's "/register_number" (seed-spec §3.2): perf_event_open lets the kernel choose
+    // the register, so it is accepted and has no effect (docs/counters.md).
+    if (auto slash = w.rfind('/'); slash != std::string::npos && slash > 0 && slash + 1 < w.size() &&
+                                   w[slash - 1] != '/' && w.find_first_not_of("0123456789", slash + 1) == std::string::npos)
+      w.erase(slash);
     auto parts = split(w, '~');
     c.name = parts[0];
     bool found = false;
@@ -287,12 +308,29 @@ bool parse_hwc_spec(const std::string& spec, std::vector<HwcCounter>* out, std::
     }
     std::string pfm_attrs;
     if (!found) {
+      if (is_perf_term_spelling(c.name)) {  // perf's "pmu/config=N/", "cpu/event=0x3c,umask=0/"
+        PerfEncoding pe;
+        std::string err;
+        if (!encode_perf_terms("/sys/bus/event_source/devices", c.name, &pe, &err)) {
+          *error = fmt::format("counter '{}': {}", c.name, err);
+          return false;
+        }
+        c.perf_name = c.name;
+        c.type = pe.type;
+        c.config = pe.config;
+        c.config1 = pe.config1;
+        c.config2 = pe.config2;
+        c.interval = 1000003;
+        c.description = "raw event of PMU " + c.name.substr(0, c.name.find('/'));
+        found = true;
+      }
       // libpfm4 takes modifiers in the name; try it with the attributes later.
-      found = lookup_sysfs(c.name, &c) || lookup_pfm(c.name, "", &c);
+      found = found || lookup_sysfs(c.name, &c) || lookup_pfm(c.name, "", &c);
       if (!found) {
         *error = fmt::format("unknown counter '{}'; run collect with no arguments for this machine's list", c.name);
         return false;
       }
+      inherit_traits(&c);
     }
     for (size_t a = 1; a < parts.size(); ++a)
       if (!apply_attr(&c, parts[a], &pfm_attrs, error)) return false;

@@ -267,12 +267,16 @@ int run_target(const Options& o, const LaunchContext& ctx, std::string* error, i
             : "";
     const char* interval_env = getenv("ERKIT_JAVA_ALLOC_INTERVAL");
     const std::string java_interval = interval_env ? interval_env : "";
+    // Tests only (docs/counters.md): a failing final counter read, for collector_hwc_ABORT.
+    const char* hwc_fail_env = getenv("ERKIT_HWC_TEST_FAIL");
+    const std::string hwc_fail = hwc_fail_env ? hwc_fail_env : "";
     std::vector<std::string> stale;
     for (char** e = environ; *e; ++e)
       if (std::strncmp(*e, "ERKIT_", 6) == 0) stale.emplace_back(*e, std::strchr(*e, '=') - *e);
     for (const auto& name : stale) unsetenv(name.c_str());
     if (!java_allocs.empty()) setenv("ERKIT_JAVA_ALLOCS", java_allocs.c_str(), 1);
     if (interval_env) setenv("ERKIT_JAVA_ALLOC_INTERVAL", java_interval.c_str(), 1);
+    if (hwc_fail_env) setenv("ERKIT_HWC_TEST_FAIL", hwc_fail.c_str(), 1);
     if (ctx.emulation.machine.empty()) setenv("LD_PRELOAD", preload.c_str(), 1);
     else unsetenv("LD_PRELOAD");  // the emulated program gets it from qemu's -E (emulation.cc)
     setenv("ERKIT_EXPERIMENT", exp_abs.c_str(), 1);

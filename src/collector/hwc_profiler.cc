@@ -64,6 +64,9 @@ CounterDef g_defs[kMaxCounters];
 int g_ndefs = 0;
 bool g_enabled = false;
 bool g_clock_ds = false;
+// ERKIT_HWC_TEST_FAIL=read (tests only, docs/counters.md): every counter read at a thread's end
+// fails, as a counter taken away from the process would, to exercise collector_hwc_ABORT.
+bool g_test_fail_read = false;
 long g_page = 4096;
 int g_pagemap_fd = -1;
 Entry g_entries[kMaxEntries];
@@ -163,7 +166,8 @@ void close_entry(Entry* e) {
   __atomic_store_n(&e->state, 0, __ATOMIC_RELEASE);
 }
 
-bool open_counter(ThreadState* ts, uint32_t tid, uint32_t counter) {
+// 0, or the errno of the step that failed (the counter is then closed again).
+int open_counter(ThreadState* ts, uint32_t tid, uint32_t counter) {
   const CounterDef& d = g_defs[counter];
   perf_event_attr a;
   format::hwc_attr_init(&a, {d.type, d.config, d.config1, d.config2, (d.flags & 4u) != 0, (d.flags & 8u) != 0,
@@ -182,19 +186,20 @@ bool open_counter(ThreadState* ts, uint32_t tid, uint32_t counter) {
     }
     fd = perf_open(&a, tid);
   }
-  if (fd < 0) return false;
+  if (fd < 0) return errno;
   Entry* e = claim_entry();
   if (!e) {
     close(fd);
-    return false;
+    return ENOSPC;  // every entry in use
   }
   e->fd = fd_own(fd, &e->fd);
   size_t len = size_t(g_page) * (1 + kDataPages);
   void* ring = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, e->fd, 0);
   if (ring == MAP_FAILED) {
+    const int err = errno;  // EPERM: past perf_event_mlock_kb
     e->ring = nullptr;
     close_entry(e);
-    return false;
+    return err;
   }
   e->ring = static_cast<char*>(ring);
   e->counter = counter;
@@ -205,21 +210,55 @@ bool open_counter(ThreadState* ts, uint32_t tid, uint32_t counter) {
   f_owner_ex own{F_OWNER_TID, pid_t(tid)};
   if (syscall(SYS_fcntl, e->fd, F_SETOWN_EX, &own) != 0 || syscall(SYS_fcntl, e->fd, F_SETSIG, hwc_signal()) != 0 ||
       syscall(SYS_fcntl, e->fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0) {
+    const int err = errno;
     close_entry(e);
-    return false;
+    return err;
   }
   if (e->fd < kFdIndexSize) __atomic_store_n(&g_fd_index[e->fd], int(e - g_entries) + 1, __ATOMIC_RELEASE);
   __atomic_store_n(&e->state, 2, __ATOMIC_RELEASE);
   ioctl(e->fd, PERF_EVENT_IOC_ENABLE, 0);
-  return true;
+  return 0;
+}
+
+// A counter that could not be set up or read for a thread (issue 19): the manual's
+// collector_hwc_ABORT. The thread's counts of that counter are lost from then on (its
+// overflows before are kept): a warning naming the counter, the thread and the reason, and an
+// hwc_event with kHwcFlagAbort and no stack, written by the calling thread for `tid`; its value
+// is the events known to be lost (0 where the counter never counted).
+void write_abort(uint32_t tid, uint32_t counter, const char* what, int err, uint64_t lost) {
+  TextLine text;
+  text.str("hardware counter ").udec(counter).str(" (the log's hwc index=").udec(counter).str(") ").str(what);
+  text.str(" for thread ").udec(tid).str(": ");
+  const char* reason = err ? strerrordesc_np(err) : nullptr;
+  text.str(reason ? reason : "failed").str(" (errno ").dec(err).str("); its counts are lost from then on");
+  text.str(" (collector_hwc_ABORT)");
+  log_warning("hwc_abort", text.data());
+  ThreadState* writer = current_thread();
+  if (!writer || !__atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED)) return;
+  auto* r = static_cast<HwcEventRecord*>(
+      record_reserve(writer, format::DataKind::kHwc, format::kRecHwcEvent, sizeof(HwcEventRecord)));
+  if (r) {
+    memset(reinterpret_cast<char*>(r) + 4, 0, sizeof *r - 4);
+    r->tid = tid;
+    r->tstamp_ns = now_ns();
+    r->stack_id = format::kNoStackId;
+    r->counter = counter;
+    r->flags = format::kHwcFlagAbort;
+    r->value = lost;
+    r->cpu = -1;
+    record_commit(r, format::kRecHwcEvent, sizeof(HwcEventRecord));
+  }
+  record_release(writer);
 }
 
 void open_thread(ThreadState* ts, uint32_t tid) {
   for (int i = 0; i < kMaxEntries; ++i)
     if (__atomic_load_n(&g_entries[i].state, __ATOMIC_ACQUIRE) == 2 && g_entries[i].tid == tid) return;
+  const int saved_errno = errno;
   for (int c = 0; c < g_ndefs; ++c)
-    if (!open_counter(ts, tid, uint32_t(c)))
-      log_warning("hwc_open", "could not open a hardware counter for a thread (perf_event_open)");
+    if (int err = open_counter(ts, tid, uint32_t(c)); err != 0)
+      write_abort(tid, uint32_t(c), "could not be opened", err, 0);
+  errno = saved_errno;
 }
 
 uint64_t physical_of(uint64_t vaddr) {
@@ -354,8 +393,13 @@ void finish_entry(Entry* e, ThreadState* writer) {
   ioctl(e->fd, PERF_EVENT_IOC_DISABLE, 0);
   drain(e, nullptr, false);
   uint64_t count = 0;
-  if (read(e->fd, &count, sizeof count) == ssize_t(sizeof count) && count > e->sampled && writer &&
-      __atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED)) {
+  const int saved_errno = errno;
+  errno = 0;
+  const bool read_ok = !g_test_fail_read && read(e->fd, &count, sizeof count) == ssize_t(sizeof count);
+  if (!read_ok) {
+    // The events since the last overflow are unknown: nothing to add (the overflows are kept).
+    write_abort(e->tid, e->counter, "could not be read", errno ? errno : EIO, 0);
+  } else if (count > e->sampled && writer && __atomic_load_n(&g_rt.recording, __ATOMIC_RELAXED)) {
     auto* r = static_cast<HwcEventRecord*>(
         record_reserve(writer, format::DataKind::kHwc, format::kRecHwcEvent, sizeof(HwcEventRecord)));
     if (r) {
@@ -372,6 +416,7 @@ void finish_entry(Entry* e, ThreadState* writer) {
     record_release(writer);
   }
   close_entry(e);
+  errno = saved_errno;
 }
 
 void adopt_existing(uint32_t tid, void* self) {
@@ -387,6 +432,8 @@ bool hwc_init() {
   const char* env = getenv("ERKIT_HWC");
   if (!env || !*env) return true;
   parse_env(env);
+  const char* fail = getenv("ERKIT_HWC_TEST_FAIL");
+  g_test_fail_read = fail && strcmp(fail, "read") == 0;
   g_page = sysconf(_SC_PAGESIZE);
   if (!g_self_hi) dl_iterate_phdr(find_self, nullptr);
   if (g_page <= 0) g_page = 4096;

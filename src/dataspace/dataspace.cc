@@ -13,6 +13,8 @@
 #include "dataspace/heap_blocks.h"
 #include "dataspace/stack_locals.h"
 #include "model/filter/filter.h"
+#include "model/metric_defs.h"
+#include "model/raw_counter_metrics.h"
 
 namespace erkit::dataspace {
 namespace {
@@ -105,7 +107,12 @@ Dataspace Dataspace::build(const std::vector<reader::Experiment>& exps, const Si
           return it == c.end() ? std::string() : it->second;
         };
         std::string desc = get("description");
-        ev.metric = metric(get("name"), desc.empty() ? get("name") : desc, false);
+        // Named as the counter's function metric; a raw event's as its slot (issue 19,
+        // model/raw_counter_metrics.h), not by libpfm4's long description.
+        const uint32_t fm = model::hwc_counter_metric(get("name"));
+        const bool raw = fm < model::kMetricCount && model::metric_def(fm).raw;
+        ev.metric = metric(model::hwc_counter_metric_name(get("name")),
+                           raw ? model::metric_def(fm).display : desc.empty() ? get("name") : desc, false);
       }
       ev.value = r.value;
       ev.tid = r.tid;

@@ -59,7 +59,7 @@ std::optional<std::vector<uint32_t>> select_metrics(const model::Profile& p, con
     if (m >= model::kMetricCount) {
       std::string known;
       for (const auto& d : model::metric_defs())
-        if (!d.cycles_time) known += (known.empty() ? "" : ", ") + d.name;
+        if (!d.cycles_time && !d.name.empty()) known += (known.empty() ? "" : ", ") + d.name;
       *error = fmt::format("unknown metric '{}' (known: {})", name, known);
       return std::nullopt;
     }

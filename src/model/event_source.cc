@@ -8,6 +8,7 @@
 #include "model/java_alloc_estimate.h"
 #include "model/mode_split.h"
 #include "model/hwc_pseudo.h"
+#include "model/raw_counter_metrics.h"
 
 namespace erkit::model {
 namespace {
@@ -178,8 +179,8 @@ void hwc_events(const reader::Experiment& e, const std::function<void(const Even
   std::vector<uint32_t> metric_of, time_of;
   for (const auto& c : e.log.hwc_counters) {
     auto it = c.find("name");
-    uint32_t m = it == c.end() ? kMetricCount : metric_index(it->second);
-    metric_of.push_back(m < kMetricCount && metric_def(m).source == MetricSource::Hwc ? m : kMetricCount);
+    // A named counter's metric, or a raw counter's slot (model/raw_counter_metrics.h).
+    metric_of.push_back(it == c.end() ? kMetricCount : hwc_counter_metric(it->second));
     // A cycle-type counter also as time, at the experiment's CPU clock rate (issue 19).
     time_of.push_back(e.log.cpu_khz ? cycles_time_metric(metric_of.back()) : kMetricCount);
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "expfiles/experiment_files.h"
+#include "model/hwc_abort.h"
 #include "reader/experiment.h"
 
 namespace erkit::model {
@@ -34,6 +35,7 @@ bool load_set(Profile& p, const std::string& path, const LoadOptions& o, LoadedS
   if (r.experiment->incomplete_records)
     out->warnings.push_back(fmt::format("{}: {} records were left incomplete by the target's end and are skipped",
                                         r.experiment->path, r.experiment->incomplete_records));
+  if (std::string w = hwc_abort_warning(*r.experiment); !w.empty()) out->warnings.push_back(w);  // issue 19
   std::vector<std::string> descendants = r.experiment->descendants;
   out->founders.resize(out->paths.size());
   out->founders.push_back(founder < 0 ? uint32_t(out->paths.size()) : uint32_t(founder));

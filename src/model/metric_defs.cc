@@ -2,10 +2,11 @@
 
 namespace erkit::model {
 
-const std::vector<MetricDef>& metric_defs() {
+namespace {
+std::vector<MetricDef>& defs_storage() {
   using U = MetricUnit;
   using S = MetricSource;
-  static const std::vector<MetricDef> defs = {
+  static std::vector<MetricDef> defs = {
       {"user", "User CPU Time", "User CPU", U::Nanoseconds, S::Clock},
       {"system", "System CPU Time", "Sys. CPU", U::Nanoseconds, S::Clock},
       {"wait", "Wait CPU Time", "Wait CPU", U::Nanoseconds, S::Clock},
@@ -75,9 +76,23 @@ const std::vector<MetricDef>& metric_defs() {
       {"festalls", "Front-end Stall Cycles", "FE Stalls", U::Nanoseconds, S::Hwc, true, true},
       {"bestalls", "Back-end Stall Cycles", "BE Stalls", U::Nanoseconds, S::Hwc, true, true},
       {"refcycles", "Reference Cycles", "Ref. Cycles", U::Nanoseconds, S::Hwc, true, true},
+      // Raw counters (issue 19): kRawCounterFirst..Last, named when an experiment has one
+      // (model/raw_counter_metrics.cc).
+      {"", "", "", U::Count, S::Hwc, false, false, true}, {"", "", "", U::Count, S::Hwc, false, false, true},
+      {"", "", "", U::Count, S::Hwc, false, false, true}, {"", "", "", U::Count, S::Hwc, false, false, true},
+      {"", "", "", U::Count, S::Hwc, false, false, true}, {"", "", "", U::Count, S::Hwc, false, false, true},
+      {"", "", "", U::Count, S::Hwc, false, false, true}, {"", "", "", U::Count, S::Hwc, false, false, true},
   };
   return defs;
 }
+}  // namespace
+
+const std::vector<MetricDef>& metric_defs() { return defs_storage(); }
+
+namespace detail {
+// The raw-counter slots' names are set once each, by model/raw_counter_metrics.cc.
+MetricDef& raw_counter_slot(uint32_t index) { return defs_storage().at(index); }
+}  // namespace detail
 
 const MetricDef& metric_def(uint32_t index) { return metric_defs().at(index); }
 
@@ -107,6 +122,7 @@ std::span<const NamedOnlyMetric> named_only_metrics() { return kNamedOnly; }
 
 uint32_t metric_index(const std::string& name) {
   const std::string_view n = canonical_metric_name(name);
+  if (n.empty()) return kMetricCount;  // a raw-counter slot not named yet
   const auto& d = metric_defs();
   for (uint32_t i = 0; i < d.size(); ++i)
     if (d[i].name == n) return i;  // a counter before its time form

@@ -32,6 +32,9 @@ struct MetricDef {
   // clock rate, in ns. Named as the counter, not a keyword of its own: er_print's '.' on the
   // counter shows it (cycles_time_metric()).
   bool cycles_time = false;
+  // A raw counter's metric (issue 19, model/raw_counter_metrics.h): a slot named at run time
+  // after the event of the loaded experiments; unnamed (empty name) until then.
+  bool raw = false;
 };
 
 // Names er_print accepts in metric lists (the I/O metrics of later Studio/gprofng releases)
@@ -55,6 +58,9 @@ enum MetricIndex : uint32_t {
   kOmpWork, kOmpWait, kOmpOver,
   // Cycle-type counters shown as time (issue 19): cycles, festalls, bestalls, refcycles.
   kCyclesTimeFirst, kCyclesTimeLast = kCyclesTimeFirst + 3,
+  // Raw counters (libpfm4, sysfs, r<hex>, pmu/.../ spellings; issue 19): slots named after the
+  // events of the loaded experiments (model/raw_counter_metrics.h), event counts.
+  kRawCounterFirst, kRawCounterLast = kRawCounterFirst + 7,
   kMetricCount
 };
 

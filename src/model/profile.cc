@@ -12,6 +12,7 @@
 #include "model/clock_scan.h"
 #include "model/event_source.h"
 #include "model/filter/filter.h"
+#include "model/raw_counter_metrics.h"
 #include "model/viewmode/openmp_chain.h"
 
 namespace erkit::model {
@@ -183,7 +184,7 @@ std::vector<uint32_t> Profile::available_metrics() const {
   for (const auto& e : exps_) {
     for (const auto& c : e.log.hwc_counters)
       if (auto it = c.find("name"); it != c.end()) {
-        uint32_t m = metric_index(it->second);
+        uint32_t m = hwc_counter_metric(it->second);  // raw counters: a slot of their own
         if (m < kMetricCount) hwc[m] = true;
         // Its time form where the experiment recorded the CPU clock rate (issue 19).
         if (uint32_t t = cycles_time_metric(m); t < kMetricCount && e.log.cpu_khz) hwc[t] = true;

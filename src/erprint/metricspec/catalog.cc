@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/metric_defs.h"
+#include "model/raw_counter_metrics.h"
 
 namespace erkit::metricspec {
 
@@ -15,14 +16,16 @@ ValueKind kind_of(model::MetricUnit unit, bool cycles) {
 }
 
 const std::vector<KnownMetric>& known() {
-  static const std::vector<KnownMetric> all = [] {
-    std::vector<KnownMetric> v;
-    for (const auto& d : model::metric_defs())
-      if (!d.cycles_time)  // a counter's time form is the counter with '.' (issue 19)
-        v.push_back({d.name, d.display, kind_of(d.unit, d.cycles), d.source == model::MetricSource::Hwc});
-    for (const auto& n : model::named_only_metrics()) v.push_back({n.name, n.display, kind_of(n.unit, false), false});
-    return v;
-  }();
+  // Rebuilt when a raw counter's metric is named (the experiments loaded one; issue 19).
+  static std::vector<KnownMetric> all;
+  static uint64_t generation = ~uint64_t(0);
+  if (generation == model::raw_counter_generation()) return all;
+  generation = model::raw_counter_generation();
+  all.clear();
+  for (const auto& d : model::metric_defs())
+    if (!d.cycles_time && !d.name.empty())  // a counter's time form is the counter with '.' (issue 19)
+      all.push_back({d.name, d.display, kind_of(d.unit, d.cycles), d.source == model::MetricSource::Hwc});
+  for (const auto& n : model::named_only_metrics()) all.push_back({n.name, n.display, kind_of(n.unit, false), false});
   return all;
 }
 }  // namespace

@@ -2,6 +2,7 @@
 // computes is known here under the same display name, aliases resolve the same way on both
 // sides, and the manual's display names (seed-spec table 6-3) are the ones shown.
 #include "catalog.h"
+#include "state.h"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "model/metric_defs.h"
+#include "model/raw_counter_metrics.h"
 
 namespace erkit::metricspec {
 namespace {
@@ -16,9 +18,13 @@ namespace {
 TEST(MetricCatalog, EveryModelMetricKnownWithTheSameDisplayName) {
   std::set<std::string> names;
   for (const auto& k : known_metrics()) EXPECT_TRUE(names.insert(std::string(k.name)).second) << k.name;
-  uint32_t time_forms = 0;
+  uint32_t time_forms = 0, unnamed = 0;
   for (uint32_t m = 0; m < model::kMetricCount; ++m) {
     const auto& d = model::metric_def(m);
+    if (d.raw && d.name.empty()) {  // a raw counter's slot no experiment named (issue 19)
+      ++unnamed;
+      continue;
+    }
     if (d.cycles_time) {  // a cycle-type counter's time form: the counter's keyword with '.'
       ++time_forms;
       const uint32_t c = model::cycles_counter_metric(m);
@@ -36,7 +42,24 @@ TEST(MetricCatalog, EveryModelMetricKnownWithTheSameDisplayName) {
     EXPECT_EQ(k->kind == ValueKind::Time, d.unit == model::MetricUnit::Nanoseconds) << d.name;
   }
   EXPECT_EQ(time_forms, 4u);  // cycles, festalls, bestalls, refcycles
-  EXPECT_EQ(known_metrics().size(), model::kMetricCount - time_forms + model::named_only_metrics().size());
+  EXPECT_EQ(known_metrics().size(), model::kMetricCount - time_forms - unnamed + model::named_only_metrics().size());
+}
+
+// A raw counter's metric (issue 19) is known to er_print's lists once an experiment named it,
+// '.' in its name included (libpfm4's EVENT:UMASK is written EVENT.UMASK).
+TEST(MetricCatalog, RawCountersAreKnownOnceNamed) {
+  EXPECT_FALSE(find_known("CATALOG_EV.UMASK_A"));
+  const uint32_t m = model::hwc_counter_metric("cattest::CATALOG_EV:UMASK_A");
+  ASSERT_LT(m, model::kMetricCount);
+  auto k = find_known("CATALOG_EV.UMASK_A");
+  ASSERT_TRUE(k);
+  EXPECT_EQ(k->display_name, "CATALOG_EV.UMASK_A Events");
+  EXPECT_EQ(k->kind, ValueKind::Count);
+  EXPECT_TRUE(k->hwc);
+  auto a = standard_metric("CATALOG_EV.UMASK_A");
+  ASSERT_TRUE(a);
+  MetricState st({*a}, "e.hwc:name", "e.hwc");
+  EXPECT_EQ(st.functions().to_string(), "e+CATALOG_EV.UMASK_A:name");
 }
 
 TEST(MetricCatalog, ManualDisplayNames) {

@@ -66,7 +66,8 @@ std::variant<Keyword, SpecError> parse_one(std::string_view t, size_t off) {
   if (k.name.empty()) return SpecError{"metric keyword '" + std::string(t) + "' has no metric name", off + i};
   for (size_t j = 0; j < k.name.size(); ++j) {
     const char c = k.name[j];
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '~'))
+    // '.' inside a name: raw counters as the manual spells them (mem_load_retired.l1_miss).
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '~' || (c == '.' && j > 0)))
       return SpecError{std::string("unexpected character '") + c + "' in metric name", off + i + j};
   }
   return k;
