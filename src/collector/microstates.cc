@@ -282,13 +282,6 @@ void account(ThreadState* writer, ThreadState* ts, const SchedStat& st, uint64_t
       state = microstate_of(m.episode_class);
       stack = blocked_stack(writer, ts, sc, st.pcount, cpu_stack);
       if (is_fault(m.episode_class)) read_task_majflt(ts->tid, &m.fault_majflt);
-      if (mode == Mode::kTick && st.pcount) {
-        if (!m.idle_first_ns || st.pcount != m.idle_pcount) m.idle_first_ns = now;
-        m.idle_since_ns = now;
-        m.idle_pcount = st.pcount;
-        m.idle_stack_id = stack;
-        m.idle_state = state;
-      }
     }
   }
   add(writer, ts, stack, state, uint64_t(residual), flush_after_ns);
@@ -390,48 +383,11 @@ bool microstates_adopt(uint32_t tid, uint64_t cpu_before_ns) {
   return false;
 }
 
-namespace {
-// A thread asleep in the same place for a long time is looked at less often: after a stretch
-// D asleep, not again for D/16, at most 40 ms. What a later look can misplace is the end of a
-// sleep (the time between the last look and the wake goes with what the thread sleeps in
-// next): at most 1/16 of that sleep plus a period, instead of a period.
-constexpr uint64_t kIdleLookMaxGapNs = 40000000;
-constexpr uint64_t kIdleLookGapDivisor = 16;
-
-bool still_asleep_since_seen(const MicrostateTrack& m, const SchedStat& st, uint64_t now, uint64_t flush_after_ns) {
-  return m.idle_since_ns && st.pcount == m.idle_pcount && st.exec_ns == m.last_exec_ns &&
-         st.delay_ns == m.last_delay_ns && now - m.idle_since_ns < flush_after_ns;
-}
-}  // namespace
-
 void microstates_look(ThreadState* writer, ThreadState* ts, uint64_t flush_after_ns) {
-  MicrostateTrack& m = ts->ms;
-  uint64_t now = monotonic_ns();
-  if (m.idle_since_ns && now < m.next_look_ns) return;  // a long sleeper between its looks
   SchedStat st;
   if (!read_sched(ts, &st)) return;
-  // A thread a look found asleep that has not been scheduled in since (the same run count, CPU
-  // and run-queue delay) is in that same sleep (or woken and still waiting for a CPU: that wait
-  // goes to the sleep now, and the next residual gives it back): the time since goes to that
-  // sleep without reading its syscall file (the costly part of a look: the kernel waits for the
-  // thread to be off its CPU), for at most flush_after_ns, then a full look (a JVM's ~25 threads
-  // are mostly asleep: docs/java.md, Overhead).
-  if (still_asleep_since_seen(m, st, now, flush_after_ns)) {
-    // What a full look finding it at the same place would do: the time since goes to that sleep.
-    int64_t residual = int64_t(now - m.base_wall_ns) - int64_t(m.last_exec_ns - m.base_exec_ns) -
-                       int64_t(m.last_delay_ns - m.base_delay_ns) - int64_t(m.blocked_accounted_ns);
-    if (residual > 0) {
-      add(writer, ts, m.idle_stack_id, m.idle_state, uint64_t(residual), flush_after_ns);
-      m.blocked_accounted_ns += uint64_t(residual);
-    }
-    uint64_t gap = (now - m.idle_first_ns) / kIdleLookGapDivisor;
-    m.next_look_ns = now + (gap < kIdleLookMaxGapNs ? gap : kIdleLookMaxGapNs);
-    return;
-  }
-  m.idle_since_ns = 0;
-  m.next_look_ns = 0;
   uint64_t period = g_rt.config.clock_interval_ns;
-  account(writer, ts, st, now, st.exec_ns, Mode::kTick, period / 4, flush_after_ns);
+  account(writer, ts, st, monotonic_ns(), st.exec_ns, Mode::kTick, period / 4, flush_after_ns);
 }
 
 void microstates_thread_end(ThreadState* ts) {

@@ -59,13 +59,6 @@ struct MicrostateTrack {
   // CPU time the sampler itself credits (threads that keep SIGPROF blocked, see sampler).
   uint64_t sampler_cpu_exec_ns;
   uint64_t sampler_cpu_utime, sampler_cpu_stime;  // /proc .../stat ticks at the last credit
-  // Found asleep by a look at idle_since_ns (0: not), with schedstat's run count idle_pcount
-  // then: later looks that see the same run count, CPU and delay skip the syscall file.
-  // idle_first_ns: the first look that found it asleep with that run count; next_look_ns: a
-  // long sleeper is not looked at before then (microstates_look).
-  uint64_t idle_since_ns, idle_pcount, idle_first_ns, next_look_ns;
-  uint64_t idle_stack_id;  // the stack and microstate that look gave the thread's sleep
-  uint32_t idle_state;
 };
 inline constexpr int kMsTrackInactive = 0;
 inline constexpr int kMsTrackActive = 1;
