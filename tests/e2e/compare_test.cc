@@ -95,9 +95,14 @@ TEST_F(Compare, TwoBuildsDeltaAndRatioMatchTheKernel) {
     EXPECT_NEAR(excl[1]["ratio"].as_double(), tb[fn] / ta[fn], m / ta[fn] * (1 + tb[fn] / ta[fn])) << fn;
     EXPECT_TRUE(excl[1]["noise"].is_null()) << "one run per side has no spread";
   }
-  // The function two() changed by the build: about 2x, where one() stays about 1x.
-  EXPECT_NEAR((*row(d, "two"))["values"][0][1]["ratio"].as_double(), 2.0, 0.3);
-  EXPECT_NEAR((*row(d, "one"))["values"][0][1]["ratio"].as_double(), 1.0, 0.3);
+  // The function two() changed by the build: about 2x relative to one(), which did not change.
+  // Each ratio is checked against the kernel above; a loaded machine can stretch one run's CPU
+  // time as a whole (two() at 2.38 was seen under ASan in CI), so here the two are compared with
+  // each other.
+  const double two_ratio = (*row(d, "two"))["values"][0][1]["ratio"].as_double();
+  const double one_ratio = (*row(d, "one"))["values"][0][1]["ratio"].as_double();
+  EXPECT_GT(two_ratio, 1.5 * one_ratio);
+  EXPECT_LT(two_ratio, 3.0 * one_ratio);
 
   // The text report: [1] in seconds, [2] as a ratio; main's inclusive time matched across
   // the two executables (different files, one source).

@@ -131,10 +131,11 @@ TEST_P(OpenMpLevels, NestedRegionsThroughBothLevels) {
   EXPECT_GT(double(incl(*p, outer_region)), 0.8 * busy);
   EXPECT_GT(double(incl(*p, inner_region)), 0.5 * busy);
   // Hardly any time left rooted in the thread library (machine stacks of the inner regions'
-  // workers would put half the time there).
+  // workers would put half the time there); the margin adds two default-rate samples (the
+  // run is short: 5 % of 0.25 s is about one sample, and 14 ms was seen under ASan in CI).
   for (const char* root : {"start_thread", "clone3", "clone"})
     if (FuncId f = exact(*p, root)) {
-      EXPECT_LT(double(incl(*p, f)), 0.05 * double(total)) << root;
+      EXPECT_LT(double(incl(*p, f)), 0.05 * double(total) + 20e6) << root;
     }
   // Exactly the two regions, named after their functions and lines; in the expert view each
   // with its outlined function.
