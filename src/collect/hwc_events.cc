@@ -196,18 +196,6 @@ bool is_interval_word(const std::string& w) {
          (!w.empty() && w.find_first_not_of("0123456789") == std::string::npos);
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  size_t p = 0;
-  while (true) {
-    size_t q = s.find(sep, p);
-    out.push_back(s.substr(p, q == std::string::npos ? std::string::npos : q - p));
-    if (q == std::string::npos) break;
-    p = q + 1;
-  }
-  return out;
-}
-
 // ~attr=value: perf modifiers for the built-in events, libpfm4 modifiers for raw ones.
 bool apply_attr(HwcCounter* c, const std::string& kv, std::string* pfm_attrs, std::string* error) {
   auto eq = kv.find('=');
@@ -288,7 +276,7 @@ bool parse_hwc_spec(const std::string& spec, std::vector<HwcCounter>* out, std::
     if (auto slash = w.rfind('/'); slash != std::string::npos && slash > 0 && slash + 1 < w.size() &&
                                    w[slash - 1] != '/' && w.find_first_not_of("0123456789", slash + 1) == std::string::npos)
       w.erase(slash);
-    auto parts = split(w, '~');
+    auto parts = split_fields(w, '~');
     c.name = parts[0];
     bool found = false;
     for (const auto& k : hwc_builtin_events()) {

@@ -27,16 +27,6 @@ bool parse_u64(const std::string& s, uint64_t* v) {
   }
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  size_t p = 0;
-  while (true) {
-    size_t q = s.find(sep, p);
-    out.push_back(s.substr(p, q == std::string::npos ? std::string::npos : q - p));
-    if (q == std::string::npos) return out;
-    p = q + 1;
-  }
-}
 
 uint64_t* field_of(PerfEncoding* e, const std::string& f) {
   if (f == "config") return &e->config;
@@ -55,7 +45,7 @@ bool apply_format(const std::string& format, uint64_t value, PerfEncoding* e, st
     return false;
   }
   uint64_t rest = value;
-  for (const std::string& range : split(format.substr(colon + 1), ',')) {
+  for (const std::string& range : split_fields(format.substr(colon + 1), ',')) {
     uint64_t lo = 0, hi = 0;
     const auto dash = range.find('-');
     bool ok = parse_u64(range.substr(0, dash), &lo);
@@ -94,7 +84,7 @@ bool apply_term(const fs::path& pmu_dir, const std::string& term, PerfEncoding* 
   if (read_line(pmu_dir / "format" / key, &format)) return apply_format(format, value, e, error);
   std::string event;
   if (eq == std::string::npos && depth == 0 && read_line(pmu_dir / "events" / key, &event)) {
-    for (const std::string& t : split(event, ','))
+    for (const std::string& t : split_fields(event, ','))
       if (!t.empty() && !apply_term(pmu_dir, t, e, depth + 1, error)) return false;
     return true;
   }
@@ -133,7 +123,7 @@ bool encode_perf_terms(const std::string& sysfs_root, const std::string& name, P
   }
   e.type = uint32_t(e.config);
   e.config = 0;
-  for (const std::string& t : split(name.substr(slash + 1, name.size() - slash - 2), ',')) {
+  for (const std::string& t : split_fields(name.substr(slash + 1, name.size() - slash - 2), ',')) {
     if (t.empty()) continue;
     if (!apply_term(dir, t, &e, 0, error)) return false;
   }
@@ -168,6 +158,17 @@ std::vector<std::string> split_counter_list(const std::string& spec) {
   }
   out.push_back(cur);
   return out;
+}
+
+std::vector<std::string> split_fields(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t p = 0;
+  while (true) {
+    size_t q = s.find(sep, p);
+    out.push_back(s.substr(p, q == std::string::npos ? std::string::npos : q - p));
+    if (q == std::string::npos) return out;
+    p = q + 1;
+  }
 }
 
 }  // namespace erkit::collect

@@ -22,6 +22,9 @@ bool is_perf_term_spelling(const std::string& name);
 bool encode_perf_terms(const std::string& sysfs_root, const std::string& name, PerfEncoding* out,
                        std::string* error);
 
+// The fields of `s` between each `sep` (empty fields kept; one field when there is none).
+std::vector<std::string> split_fields(const std::string& s, char sep);
+
 // Splits a -h value at its commas, except inside "pmu/.../" groups that hold a term (an '=').
 std::vector<std::string> split_counter_list(const std::string& spec);
 
